@@ -1,0 +1,27 @@
+"""The games the core knows, by their notation name, imported only when asked for
+(the board keeps only the game being played in its heap)."""
+
+from core.errors import IllegalAction
+
+# name -> (module, class, title for menus)
+GAMES = {
+    "stack31": ("core.stack31", "Stack31", "Stack 31"),
+    "stackdeck": ("core.stackdeck", "StackDeck", "Stack the Deck"),
+    "stress": ("core.stress", "Stress", "Stress"),
+}
+ORDER = ("stack31", "stackdeck", "stress")
+
+
+def game_class(name):
+    entry = GAMES.get(name)
+    if entry is None:
+        raise IllegalAction("unknown game " + name)
+    try:
+        module = __import__(entry[0], None, None, (entry[1],))
+    except ImportError:
+        raise IllegalAction("game not available: " + name)
+    return getattr(module, entry[1])
+
+
+def new_game(name, players, options=None):
+    return game_class(name)(players, options)
