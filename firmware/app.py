@@ -1,0 +1,234 @@
+"""The app loop: take input events, hand them to the top screen, redraw what changed.
+
+One loop, no threads. Power and screen care live here: after DIM_AFTER_MS of no input
+the screen dims, after the sleep timeout it turns off, and a press wakes it. A press
+that wakes a sleeping screen does nothing else (the player could not see what it would
+do). An unexpected exception is logged to `error.log`, shown on an error screen, and
+the app restarts into the saved game: it never leaves a frozen screen.
+"""
+
+import sys
+
+from firmware import buttons as b
+from firmware import ui
+
+ERROR_LOG = "error.log"
+ERROR_LOG_MAX = 8192
+
+
+class App:
+    DIM_AFTER_MS = 45000
+    DIM_CONTRAST = 8
+    TOAST_MS = 2500
+    LOOP_MS = 10
+    RESTART_AFTER_MS = 8000
+
+    def __init__(self, hw, settings):
+        self.hw = hw
+        self.fb = hw.display
+        self.settings = settings
+        self.screens = []
+        self.session = None
+        self.report = None  # what the journal or settings said on start, shown once
+        self._dirty = True
+        self._toast = None
+        self._toast_until = 0
+        self._last_input = hw.clock.ticks_ms()
+        self._dimmed = False
+        self._asleep = False
+        self._swallow = -1  # the button whose press woke the screen
+        self.crashes = 0
+        self.frames = 0
+
+    # Screens -----------------------------------------------------------------
+
+    @property
+    def screen(self):
+        return self.screens[-1]
+
+    def push(self, screen):
+        self.screens.append(screen)
+        screen.enter()
+        self.redraw()
+
+    def pop(self):
+        if len(self.screens) > 1:
+            self.screens.pop()
+            self.screen.enter()
+        self.redraw()
+
+    def replace(self, screen):
+        self.screens.pop()
+        self.push(screen)
+
+    def home(self):
+        del self.screens[1:]
+        self.screen.enter()
+        self.redraw()
+
+    def redraw(self):
+        self._dirty = True
+
+    def toast(self, text, ms=None):
+        """A message over the bottom of the screen for a moment: refusals, saves."""
+        self._toast = ui.wrap(text)[:2]
+        self._toast_until = self.hw.clock.ticks_add(self.hw.clock.ticks_ms(), ms or self.TOAST_MS)
+        self.redraw()
+
+    def beep(self, freq=1760, ms=40):
+        if self.settings.get("buzzer") and self.hw.buzzer is not None:
+            self.hw.buzzer.beep(freq, ms)
+
+    # Start and restart ---------------------------------------------------------
+
+    def start(self):
+        """Home screen, then straight back into the saved game if there is one."""
+        from firmware.screens.home import HomeScreen
+        from firmware.screens import game_screen
+        from firmware.session import Session
+
+        self.screens = []
+        self.push(HomeScreen(self))
+        self.session, report = Session.resume(self.hw.journal)
+        if report:
+            self.toast(report, 4000)
+        if self.session is not None:
+            self.push(game_screen(self, self.session))
+        self.apply_display_settings()
+
+    def apply_display_settings(self):
+        self.fb.contrast(self.settings.get("brightness"))
+
+    # The loop ------------------------------------------------------------------
+
+    def run(self):
+        self.start()
+        while True:
+            self.step_safely()
+            self.hw.clock.sleep_ms(self.LOOP_MS)
+
+    def step_safely(self):
+        try:
+            self.step()
+            self.crashes = 0
+        except Exception as e:  # noqa: BLE001 - the device must never freeze
+            self.crash(e)
+
+    def step(self):
+        clock = self.hw.clock
+        events, calls = self.hw.buttons.poll(clock.ticks_us())
+        now = clock.ticks_ms()
+        for kind, button in events:
+            if self._wake(now, kind, button):
+                self.screen.on_button(kind, button)
+        for player, down, t_us in calls:
+            self._last_input = now
+            self.screen.on_call(player, down, t_us)
+        self.screen.tick(now)
+        if self.hw.buzzer is not None:
+            self.hw.buzzer.update(now)
+        if self._toast is not None and clock.ticks_diff(now, self._toast_until) >= 0:
+            self._toast = None
+            self.redraw()
+        self._power_care(now)
+        if self._dirty and not self._asleep:
+            self.render()
+
+    def render(self):
+        fb = self.fb
+        fb.fill(0)
+        self.screen.draw(fb)
+        if self._toast:
+            rows = len(self._toast)
+            y = ui.H - rows * 9 - 2
+            fb.fill_rect(0, y, ui.W, ui.H - y, 0)
+            fb.rect(0, y, ui.W, ui.H - y, 1)
+            for i, line in enumerate(self._toast):
+                ui.center(fb, line, y + 2 + i * 9)
+        fb.show()
+        self.frames += 1
+        self._dirty = False
+
+    # Power and screen care -------------------------------------------------------
+
+    def _wake(self, now, kind, button):
+        """Note the input; False when the event only wakes the screen."""
+        self._last_input = now
+        if self._swallow == button:
+            if kind == b.RELEASE:
+                self._swallow = -1
+            return False
+        if self._asleep:
+            self._asleep = False
+            self._dimmed = False
+            self.fb.poweron()
+            self.apply_display_settings()
+            self.redraw()
+            self._swallow = button if kind == b.PRESS else -1
+            return False
+        if self._dimmed:
+            self._dimmed = False
+            self.apply_display_settings()
+        return True
+
+    def _power_care(self, now):
+        if self.screen.awake():
+            self._last_input = now
+            return
+        idle = self.hw.clock.ticks_diff(now, self._last_input)
+        sleep_ms = self.settings.get("sleep_s") * 1000
+        if not self._asleep and sleep_ms and idle >= sleep_ms:
+            self._asleep = True
+            self.fb.poweroff()
+        elif not self._dimmed and not self._asleep and idle >= min(self.DIM_AFTER_MS, sleep_ms or self.DIM_AFTER_MS):
+            self._dimmed = True
+            self.fb.contrast(self.DIM_CONTRAST)
+
+    @property
+    def asleep(self):
+        return self._asleep
+
+    @property
+    def dimmed(self):
+        return self._dimmed
+
+    # When something goes wrong -----------------------------------------------------
+
+    def crash(self, error):
+        self.crashes += 1
+        self._log(error)
+        from firmware.screens.error import ErrorScreen
+        if self.crashes > 3:
+            # Crashing again and again: the saved game itself may be the cause.
+            self.hw.journal.set_aside()
+        try:
+            self.screens = [ErrorScreen(self, error)]
+            self._asleep = False
+            self.fb.poweron()
+            self.render()
+        except Exception as e:  # noqa: BLE001
+            self._log(e)
+
+    def _log(self, error):
+        storage = self.hw.storage
+        try:
+            if storage.size(ERROR_LOG) > ERROR_LOG_MAX:
+                storage.remove(ERROR_LOG)
+            storage.append(ERROR_LOG, format_error(error))
+        except Exception:  # noqa: BLE001 - logging must not crash the crash handler
+            pass
+
+
+def format_error(error):
+    """The exception with its traceback as text, on MicroPython and CPython."""
+    try:
+        import io
+        out = io.StringIO()
+        if hasattr(sys, "print_exception"):
+            sys.print_exception(error, out)
+        else:
+            import traceback
+            traceback.print_exception(type(error), error, error.__traceback__, file=out)
+        return out.getvalue()
+    except Exception:  # noqa: BLE001
+        return "%s: %s\n" % (type(error).__name__, error)

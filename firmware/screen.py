@@ -1,0 +1,74 @@
+"""A screen: what is shown and how it answers the buttons.
+
+The app keeps a stack of screens; the top one gets the events and draws. A screen
+redraws only when it asks (`self.app.redraw()`), so an idle screen sends nothing.
+"""
+
+from firmware import buttons as b
+
+
+class Screen:
+    # Repeat the arrows while held; OK and BACK act on release (short) or long hold.
+    def __init__(self, app):
+        self.app = app
+
+    def enter(self):
+        """Shown (first time, or again after the screen above it closed)."""
+
+    def on_button(self, kind, button):
+        """A navigation event: kind PRESS/RELEASE/SHORT/LONG/REPEAT, button UP..BACK."""
+        if kind == b.SHORT and button == b.BACK:
+            self.app.pop()
+
+    def on_call(self, player, down, t_us):
+        """A raw Stress call-button edge (not debounced: the arbiter does that)."""
+
+    def tick(self, now_ms):
+        """Called every loop turn: timers and countdowns."""
+
+    def draw(self, fb):
+        """Draw the whole screen into the cleared framebuffer."""
+
+    def awake(self):
+        """True while the screen must not dim or sleep (a countdown, an armed call)."""
+        return False
+
+
+def is_step(kind):
+    """Arrows move on a press and keep moving while held."""
+    return kind == b.PRESS or kind == b.REPEAT
+
+
+class MenuScreen(Screen):
+    """A titled list; OK runs the selected item's action, BACK goes back."""
+
+    title = ""
+
+    def __init__(self, app, entries=None, title=None):
+        Screen.__init__(self, app)
+        if title is not None:
+            self.title = title
+        self.entries = entries or []  # (label, callable)
+        from firmware.ui import Menu
+        self.menu = Menu([e[0] for e in self.entries])
+
+    def set_entries(self, entries):
+        self.entries = entries
+        self.menu.items = [e[0] for e in entries]
+        if self.menu.index >= len(entries):
+            self.menu.index = 0
+        self.app.redraw()
+
+    def on_button(self, kind, button):
+        if button in (b.UP, b.DOWN) and is_step(kind):
+            self.menu.move(-1 if button == b.UP else 1)
+            self.app.redraw()
+        elif button == b.OK and kind == b.SHORT and self.entries:
+            self.entries[self.menu.index][1]()
+        else:
+            Screen.on_button(self, kind, button)
+
+    def draw(self, fb):
+        from firmware import ui
+        ui.bar(fb, self.title)
+        self.menu.draw(fb)

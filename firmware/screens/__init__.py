@@ -1,0 +1,13 @@
+"""Screens. Game screens are imported only when a game is opened (heap on the board)."""
+
+GAME_SCREENS = {
+    "stack31": ("firmware.screens.stack31", "Stack31Screen"),
+    "stackdeck": ("firmware.screens.stackdeck", "StackDeckScreen"),
+    "stress": ("firmware.screens.stress", "StressScreen"),
+}
+
+
+def game_screen(app, session):
+    module_name, class_name = GAME_SCREENS[session.name]
+    module = __import__(module_name, None, None, (class_name,))
+    return getattr(module, class_name)(app, session)

@@ -1,0 +1,29 @@
+"""About: what this is, the board, memory and the saved game."""
+
+from firmware import ui
+from firmware.screen import Screen
+
+VERSION = "0.1"
+
+
+class AboutScreen(Screen):
+    def draw(self, fb):
+        ui.bar(fb, "About")
+        fb.text("Card table", 0, 10)
+        fb.text("companion " + VERSION, 0, 19)
+        fb.text(self.app.hw.board_name[:16], 0, 30)
+        free = _mem_free()
+        if free is not None:
+            fb.text("heap free %dk" % (free // 1024), 0, 39)
+        game = self.app.session.name if self.app.session else "none"
+        fb.text("saved: " + game, 0, 48)
+        fb.text("BACK: home", 0, 56)
+
+
+def _mem_free():
+    try:
+        import gc
+        gc.collect()
+        return gc.mem_free()
+    except (ImportError, AttributeError):
+        return None

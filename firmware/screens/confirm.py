@@ -1,0 +1,29 @@
+"""A yes/no question. OK says yes, BACK says no."""
+
+from firmware import buttons as b
+from firmware import ui
+from firmware.screen import Screen
+
+
+class ConfirmScreen(Screen):
+    def __init__(self, app, question, on_yes, yes="OK: yes", no="BACK: no"):
+        Screen.__init__(self, app)
+        self.lines = ui.wrap(question)[:5]
+        self.on_yes = on_yes
+        self.yes = yes
+        self.no = no
+
+    def on_button(self, kind, button):
+        if kind != b.SHORT:
+            return
+        if button == b.OK:
+            self.app.pop()
+            self.on_yes()
+        elif button == b.BACK:
+            self.app.pop()
+
+    def draw(self, fb):
+        for i, line in enumerate(self.lines):
+            ui.center(fb, line, 4 + i * 9)
+        fb.text(self.yes, 0, 48)
+        fb.text(self.no, 0, 56)

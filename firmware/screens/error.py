@@ -1,0 +1,34 @@
+"""Shown after an unexpected exception; the app restarts into the saved game."""
+
+from firmware import buttons as b
+from firmware import ui
+from firmware.screen import Screen
+
+
+class ErrorScreen(Screen):
+    def __init__(self, app, error):
+        Screen.__init__(self, app)
+        name = type(error).__name__
+        self.lines = ui.wrap("%s: %s" % (name, error))[:4]
+        self.started = app.hw.clock.ticks_ms()
+
+    def _restart(self):
+        self.app.start()
+
+    def on_button(self, kind, button):
+        if kind == b.SHORT and button in (b.OK, b.BACK):
+            self._restart()
+
+    def tick(self, now_ms):
+        if self.app.hw.clock.ticks_diff(now_ms, self.started) >= self.app.RESTART_AFTER_MS:
+            self._restart()
+
+    def awake(self):
+        return True
+
+    def draw(self, fb):
+        ui.bar(fb, "Oops - error")
+        for i, line in enumerate(self.lines):
+            fb.text(line, 0, 10 + i * 9)
+        fb.text("Saved in error.log", 0, 47)
+        fb.text("OK: restart", 0, 56)

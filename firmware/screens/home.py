@@ -1,0 +1,94 @@
+"""The home menu: the three games, settings, about (and the saved game, if any)."""
+
+from core.games import GAMES, ORDER
+from firmware import buttons as b
+from firmware import ui
+from firmware.screen import MenuScreen, Screen, is_step
+
+
+class HomeScreen(MenuScreen):
+    title = "Card companion"
+
+    def enter(self):
+        entries = []
+        session = self.app.session
+        if session is not None and not session.game.over:
+            entries.append(("Resume " + GAMES[session.name][2], self._resume))
+        for name in ORDER:
+            entries.append((GAMES[name][2], self._opener(name)))
+        entries.append(("Settings", self._settings))
+        entries.append(("About", self._about))
+        self.set_entries(entries)
+
+    def on_button(self, kind, button):
+        if button == b.BACK:
+            return  # nowhere to go back to from home
+        MenuScreen.on_button(self, kind, button)
+
+    def _resume(self):
+        from firmware.screens import game_screen
+        self.app.push(game_screen(self.app, self.app.session))
+
+    def _opener(self, name):
+        def open_game():
+            session = self.app.session
+            if session is not None and not session.game.over:
+                from firmware.screens.confirm import ConfirmScreen
+                self.app.push(ConfirmScreen(
+                    self.app, "Start a new game? The saved %s game is lost." % GAMES[session.name][2],
+                    lambda: self.app.push(NewGameScreen(self.app, name))))
+            else:
+                self.app.push(NewGameScreen(self.app, name))
+        return open_game
+
+    def _settings(self):
+        from firmware.screens.settings import SettingsScreen
+        self.app.push(SettingsScreen(self.app))
+
+    def _about(self):
+        from firmware.screens.about import AboutScreen
+        self.app.push(AboutScreen(self.app))
+
+
+class NewGameScreen(Screen):
+    """Players (LEFT/RIGHT), then OK starts the game with the house rules from settings."""
+
+    def __init__(self, app, name):
+        Screen.__init__(self, app)
+        from core.games import game_class
+        self.name = name
+        self.cls = game_class(name)
+        players = app.settings.get("players")
+        self.players = min(max(players, self.cls.MIN_PLAYERS), self.cls.MAX_PLAYERS)
+
+    def on_button(self, kind, button):
+        if button in (b.LEFT, b.RIGHT, b.UP, b.DOWN) and is_step(kind):
+            step = -1 if button in (b.LEFT, b.DOWN) else 1
+            n = self.players + step
+            if self.cls.MIN_PLAYERS <= n <= self.cls.MAX_PLAYERS:
+                self.players = n
+                self.app.redraw()
+        elif button == b.OK and kind == b.SHORT:
+            self._start()
+        else:
+            Screen.on_button(self, kind, button)
+
+    def _start(self):
+        from core.errors import IllegalAction
+        from firmware.screens import game_screen
+        from firmware.session import Session
+        try:
+            session = Session.new(self.app.hw.journal, self.name, self.players,
+                                  self.app.settings.game_options(self.name))
+        except (IllegalAction, OSError) as e:
+            self.app.toast(str(e))
+            return
+        self.app.session = session
+        self.app.settings.set("players", self.players)
+        self.app.replace(game_screen(self.app, session))
+
+    def draw(self, fb):
+        ui.bar(fb, GAMES[self.name][2])
+        fb.text("Players", 0, 14)
+        ui.big_center(fb, "< %d >" % self.players, 26, 2)
+        fb.text("OK: start", 0, 56)

@@ -1,0 +1,71 @@
+"""The game in play and its journal, kept in step.
+
+Every accepted action is applied to the game first (the rules refuse what is wrong)
+and then appended to the journal on flash, so a power cut loses at most the action
+being entered. On start the journal is replayed to resume the game where it stood.
+"""
+
+from core import transcript
+from core.errors import IllegalAction
+from core.games import new_game
+
+JOURNAL = "game.txt"
+
+
+class Session:
+    def __init__(self, game, journal):
+        self.game = game
+        self.journal = journal
+
+    @classmethod
+    def new(cls, journal, name, players, options=None):
+        game = new_game(name, players, options)
+        journal.start(game.header_lines())
+        return cls(game, journal)
+
+    @classmethod
+    def resume(cls, journal):
+        """(session or None, report or None) from the journal on flash."""
+        lines, report = journal.load()
+        if not lines:
+            return None, report
+        try:
+            game, error = transcript.replay(lines)
+        except (transcript.TranscriptError, IllegalAction) as e:
+            journal.set_aside()
+            return None, "saved game unreadable: %s" % e
+        if error is not None:
+            # Only lines the rules accepted were ever written, so this is damage:
+            # keep the good part, set the rest aside, and say so.
+            journal.set_aside()
+            journal.start(transcript.write(game))
+            return cls(game, journal), "saved game cut at line %d" % error[0]
+        return cls(game, journal), report
+
+    @property
+    def name(self):
+        return self.game.NAME
+
+    def push(self, action):
+        """Apply an action (tuple or line) and journal it. IllegalAction: nothing changed."""
+        action = self.game.push(action)
+        try:
+            self.journal.append(self.game.format(action))
+        except OSError:
+            self.game.pop()
+            raise IllegalAction("storage full: not saved")
+        return action
+
+    def undo(self):
+        """Take back the last action, on flash too. IllegalAction when there is none."""
+        action = self.game.pop()
+        try:
+            self.journal.pop()
+        except OSError:
+            self.game.push(action)
+            raise IllegalAction("storage full: not saved")
+        return action
+
+    def end(self):
+        """Forget the saved game (a finished game stays readable until the next one)."""
+        self.journal.clear()
