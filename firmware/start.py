@@ -1,0 +1,42 @@
+"""Start the device: pick the board's pin map, open the hardware layer, run the app.
+
+Hold BACK while powering up to skip the app and land in the REPL (for mpremote).
+"""
+
+import sys
+
+
+def board_module(name=None):
+    """The pin map: named, or from the port we run on (rp2 -> Pico, esp32 -> DevKit)."""
+    if name is None:
+        name = "esp32_devkit" if sys.platform == "esp32" else "pico"
+    module = __import__("firmware.boards." + name, None, None, ("NAME",))
+    return module
+
+
+def back_held(machine, board):
+    pin = machine.Pin(board.BTN_BACK, machine.Pin.IN, machine.Pin.PULL_UP)
+    return pin.value() == 0
+
+
+def build(machine, board, clock, root):
+    """The app on a hardware layer: shared by the board and the simulator."""
+    from firmware.app import App
+    from firmware.hardware import open_hardware
+    from firmware.settings import Settings
+
+    hw = open_hardware(board, machine, clock, root)
+    settings = Settings(hw.storage)
+    return App(hw, settings)
+
+
+def main(board_name=None):
+    import machine
+    from firmware.clock import Clock
+
+    board = board_module(board_name)
+    if back_held(machine, board):
+        print("BACK held at power-up: app not started")
+        return None
+    app = build(machine, board, Clock(), board.STORAGE_ROOT)
+    app.run()
