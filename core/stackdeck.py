@@ -1,0 +1,322 @@
+"""Stack the Deck, the scorer (rules STD-* in seeds/stack_the_deck.md).
+
+The device keeps the score sheet of a match: for each round the players' turned and
+unturned stacks and who went out, checked card by card (no card twice in a round,
+at most 7 wilds, every stack a shape that can exist), then scored at `end`.
+
+    game stackdeck players 3
+    round
+    P1 turned 4G-5G-6G 7B-W
+    P2 unturned 9R
+    P1 out
+    end
+
+Undo any line with pop(); edit an ended round with edit_round(r, lines), which
+rewrites that round's lines in the history so the transcript still replays.
+The deck model and stack checker: core.stackdeck_stacks; single plays at the table:
+core.stackdeck_turn.
+"""
+
+from core import notation
+from core.errors import IllegalAction
+from core.game import Game
+from core import stackdeck_stacks as st
+from core.stackdeck_round import RoundSheet, ROUND, END, TURNED, UNTURNED, OUT, ENTRY_VERBS
+
+MAX_ROUNDS = 99
+
+
+class StackDeck(Game):
+    NAME = "stackdeck"
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = 4
+    OPTIONS = {"rounds": 10, "colours": st.COLOURS, "names": ""}
+    KEY_ORDER = ("game", "players", "rounds_played", "rounds", "totals", "dealer", "over",
+                 "winners", "first", "round_open", "current", "round", "turned", "unturned",
+                 "out", "scores", "tally", "match_rounds", "colours", "colour_names")
+
+    def _check_option(self, key, value):
+        if key == "rounds":
+            if not 1 <= value <= MAX_ROUNDS:
+                raise IllegalAction("rounds: 1 to %d" % MAX_ROUNDS)
+        elif key == "colours":
+            value = st.check_colours(value)
+        elif key == "names":
+            names = value.split(",")
+            if len(names) != 5 or "" in names:
+                raise IllegalAction("names: 5, commas")
+        return value
+
+    def _setup(self):
+        self.letters = self.options["colours"]
+        self.sheets = []  # the ended rounds' sheets
+        self.scores = []  # the ended rounds' points, per player
+        self.open = None  # the open round's sheet
+        self.over = False
+
+    # Notation ---------------------------------------------------------------
+
+    def _parse(self, actor, tokens):
+        verb = tokens[0].lower()
+        rest = tokens[1:]
+        if verb == ROUND or verb == END:
+            if actor is not None:
+                raise IllegalAction("%s takes no player" % verb)
+            if rest:
+                raise IllegalAction("too many words")
+            return (None, verb)
+        if verb in ENTRY_VERBS:
+            if actor is None:
+                raise IllegalAction("name the player first")
+            if verb == OUT:
+                if rest:
+                    raise IllegalAction("too many words")
+                return (actor, OUT)
+            if not rest:
+                raise IllegalAction("no stack given")
+            return (actor, verb, tuple([st.parse_stack(t, self.letters) for t in rest]))
+        raise IllegalAction("unknown: " + tokens[0])
+
+    def format(self, action):
+        words = []
+        if action[0] is not None:
+            words.append(notation.format_player(action[0]))
+        words.append(action[1])
+        if len(action) > 2:
+            for stack in action[2]:
+                words.append(st.stack_name(stack, self.letters))
+        return " ".join(words)
+
+    # Rules ------------------------------------------------------------------
+
+    def _apply(self, action):
+        if self.over:
+            raise IllegalAction("match is over")
+        verb = action[1]
+        if verb == ROUND:
+            if self.open is not None:
+                raise IllegalAction("round already open")
+            self.open = RoundSheet(self.players)
+            return None
+        if verb == END:
+            if self.open is None:
+                raise IllegalAction("no round open")
+            self.open.check_end()
+            self.scores.append(self.open.scores())
+            self.sheets.append(self.open)
+            self.open = None
+            self.over = len(self.scores) >= self.options["rounds"]
+            return None
+        if verb not in ENTRY_VERBS:
+            raise IllegalAction("unknown: " + verb)
+        actor = action[0]
+        if actor is None or not 1 <= actor <= self.players:
+            raise IllegalAction("name the player first")
+        sheet = self.open
+        opened = sheet is None
+        if opened:  # STD-21: an entry with no round open opens the next one
+            sheet = RoundSheet(self.players)
+        sheet.check(action, self.letters)
+        sheet.add(action)
+        self.open = sheet
+        return opened
+
+    def _revert(self, opened):
+        verb = self.history[-1][1]
+        if verb == ROUND:
+            self.open = None
+        elif verb == END:
+            self.open = self.sheets.pop()
+            self.scores.pop()
+            self.over = False
+        else:
+            self.open.remove_last()
+            if opened:
+                self.open = None
+
+    # Reading the match ----------------------------------------------------------
+
+    def current_round(self):
+        """The open round's number, or the next round's; None once over."""
+        return None if self.over else len(self.scores) + 1
+
+    def dealer_of(self, r):
+        """STD-19: the dealer of round r is P((r - 1) mod N + 1)."""
+        return (r - 1) % self.players + 1
+
+    def first_of(self, r):
+        """STD-19: the player after the dealer starts."""
+        return self.dealer_of(r) % self.players + 1
+
+    def round_scores(self, r):
+        """Points of ended round r (1-based), per player."""
+        return list(self.scores[r - 1])
+
+    def provisional(self):
+        """The open round's points as entered so far (None when no round is open)."""
+        return None if self.open is None else self.open.scores()
+
+    def totals(self):
+        """STD-28: the sum of the ended rounds, per player."""
+        out = [0] * self.players
+        for row in self.scores:
+            for p in range(self.players):
+                out[p] += row[p]
+        return out
+
+    def out_of(self, r):
+        """The player who went out in ended round r."""
+        return self.sheets[r - 1].out[0]
+
+    def tally_order(self, r):
+        """STD-27: the order the scores of ended round r are read out: the player
+        who went out first, then on round the table."""
+        first = self.out_of(r)
+        return [(first - 1 + i) % self.players + 1 for i in range(self.players)]
+
+    def winners(self):
+        """STD-29: once over, the players with the highest total (several on a tie)."""
+        if not self.over:
+            return []
+        totals = self.totals()
+        best = max(totals)
+        return [p + 1 for p in range(self.players) if totals[p] == best]
+
+    def colour_names(self):
+        """STD-2: the colours' display names."""
+        if self.options["names"]:
+            return self.options["names"].split(",")
+        if self.letters == st.COLOURS:
+            return list(st.COLOUR_NAMES)
+        return [ch for ch in self.letters]
+
+    def _sheet(self, r):
+        if 1 <= r <= len(self.sheets):
+            return self.sheets[r - 1]
+        if self.open is not None and r == len(self.sheets) + 1:
+            return self.open
+        raise IllegalAction("no round %d" % r)
+
+    def entries(self, r):
+        """Round r's entry lines (ended or open), as table notation."""
+        return [self.format(a) for a in self._sheet(r).lines]
+
+    # Editing an earlier round ---------------------------------------------------
+
+    def _round_span(self, r):
+        """(opening index or None when opened by its first entry, first entry index,
+        end index) of round r's lines in the history."""
+        number = 0
+        start = None
+        opener = None
+        for i in range(len(self.history)):
+            verb = self.history[i][1]
+            if start is None:
+                if verb == ROUND or verb in ENTRY_VERBS:
+                    number += 1
+                    if number == r:
+                        opener = i if verb == ROUND else None
+                    start = i + 1 if verb == ROUND else i
+            elif verb == END:
+                if number == r:
+                    return opener, start, i
+                start = None
+        return opener, start, len(self.history)
+
+    def edit_round(self, r, lines):
+        """STD-31: replace round r's entry lines (an ended round, or the open one)
+        with LINES (strings or actions: turned, unturned, out), checked like new
+        lines; the totals follow. Illegal: IllegalAction, nothing changed.
+        Returns the round's old entry lines (edit back with them to take it back).
+        """
+        sheet = self._sheet(r)
+        ended = sheet is not self.open
+        actions = []
+        new = RoundSheet(self.players)
+        for line in lines:
+            action = self.parse(line) if isinstance(line, str) else tuple(line)
+            if action[1] not in ENTRY_VERBS:
+                raise IllegalAction("edit: entries only")
+            new.check(action, self.letters)
+            new.add(action)
+            actions.append(action)
+        if ended:
+            new.check_end()
+        old_lines = self.entries(r)
+        opener, start, stop = self._round_span(r)
+        head = self.history[:start]
+        if opener is None:
+            head.append((None, ROUND))
+        history = head + actions + self.history[stop:]
+        old = list(self.history)
+        try:
+            self._rebuild(history)
+        except IllegalAction:
+            self._rebuild(old)
+            raise
+        return old_lines
+
+    def _rebuild(self, history):
+        self._setup()
+        self.history = []
+        self._undo = []
+        for action in history:
+            self.push(action)
+
+    # Position ---------------------------------------------------------------------
+
+    def legal(self):
+        """The lines the device can offer without knowing the cards: round, end,
+        PX out (stack lines are too many to list)."""
+        if self.over:
+            return []
+        out = []
+        sheet = self.open
+        if sheet is None:
+            out.append((None, ROUND))
+        for p in range(1, self.players + 1):
+            if sheet is None or p not in sheet.out:
+                out.append((p, OUT))
+        if sheet is not None:
+            try:
+                sheet.check_end()
+                out.append((None, END))
+            except IllegalAction:
+                pass
+        return out
+
+    def _sheet_state(self, sheet, r):
+        names = self.letters
+        return {
+            "round": r,
+            "turned": [[st.stack_name(s, names) for s in stacks] for stacks in sheet.turned],
+            "unturned": [[st.stack_name(s, names) for s in stacks] for stacks in sheet.unturned],
+            "out": list(sheet.out),
+            "scores": sheet.scores(),
+        }
+
+    def state(self):
+        r = self.current_round()
+        played = len(self.scores)
+        current = None
+        if self.open is not None:
+            current = self._sheet_state(self.open, played + 1)
+        return {
+            "game": self.NAME,
+            "players": self.players,
+            "rounds_played": played,
+            "rounds": [list(row) for row in self.scores],
+            "totals": self.totals(),
+            "dealer": None if r is None else self.dealer_of(r),
+            "over": self.over,
+            "winners": self.winners(),
+            "first": None if r is None else self.first_of(r),
+            "round_open": self.open is not None,
+            "current": current,
+            "out": [self.out_of(i + 1) for i in range(played)],
+            "tally": self.tally_order(played) if played else [],
+            "match_rounds": self.options["rounds"],
+            "colours": self.letters,
+            "colour_names": self.colour_names(),
+            "moves": len(self.history),
+        }

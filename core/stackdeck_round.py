@@ -1,0 +1,107 @@
+"""Stack the Deck: one round's score sheet (rules STD-20..STD-27 in
+seeds/stack_the_deck.md). The entry lines of a round go in one at a time, each
+checked before anything changes; the last one in can be taken back out (undo).
+"""
+
+from core.errors import IllegalAction
+from core import stackdeck_stacks as st
+
+ROUND = "round"
+END = "end"
+TURNED = "turned"
+UNTURNED = "unturned"
+OUT = "out"
+ENTRY_VERBS = (TURNED, UNTURNED, OUT)
+
+
+class RoundSheet:
+    def __init__(self, players):
+        self.players = players
+        self.turned = [[] for _ in range(players)]  # per player: stacks
+        self.unturned = [[] for _ in range(players)]
+        self.out = []  # 1-based players who said `out`, in order
+        self.used = set()  # numbered cards on the table this round
+        self.wilds = 0
+        self.lines = []  # the entry actions, in order
+
+    def check(self, action, letters=st.COLOURS):
+        """Raise IllegalAction if the entry may not be added; change nothing."""
+        p, verb = action[0], action[1]
+        if verb == OUT:
+            if p in self.out:
+                raise IllegalAction("P%d is out already" % p)
+            return
+        seen = []
+        wilds = self.wilds
+        for stack in action[2]:
+            if verb == TURNED:
+                st.check_turned(stack)
+            else:
+                st.check_unturned(stack)
+            for c in stack:
+                if c == st.WILD:
+                    wilds += 1
+                    if wilds > st.DECK_WILDS:
+                        raise IllegalAction("more than 7 wilds")
+                elif c in self.used or c in seen:
+                    raise IllegalAction("%s used twice" % st.card_name(c, letters))
+                else:
+                    seen.append(c)
+
+    def add(self, action):
+        """Add a checked entry."""
+        p, verb = action[0], action[1]
+        self.lines.append(action)
+        if verb == OUT:
+            self.out.append(p)
+            return
+        target = self.turned if verb == TURNED else self.unturned
+        for stack in action[2]:
+            target[p - 1].append(stack)
+            for c in stack:
+                if c == st.WILD:
+                    self.wilds += 1
+                else:
+                    self.used.add(c)
+
+    def remove_last(self):
+        """Take back the last entry added, exactly."""
+        action = self.lines.pop()
+        p, verb = action[0], action[1]
+        if verb == OUT:
+            self.out.pop()
+            return action
+        target = self.turned if verb == TURNED else self.unturned
+        for stack in action[2]:
+            target[p - 1].pop()
+            for c in stack:
+                if c == st.WILD:
+                    self.wilds -= 1
+                else:
+                    self.used.discard(c)
+        return action
+
+    def check_end(self):
+        """Raise IllegalAction unless the round may be closed and scored."""
+        if not self.out:
+            raise IllegalAction("nobody is out")
+        if len(self.out) > 1:
+            raise IllegalAction("only one goes out")
+        p = self.out[0]
+        if self.unturned[p - 1]:
+            raise IllegalAction("P%d out, has unturned" % p)
+
+    def scores(self):
+        """Each player's points for the round (as entered so far)."""
+        out = []
+        for p in range(self.players):
+            total = 0
+            for stack in self.turned[p]:
+                total += st.turned_points(stack)
+            for stack in self.unturned[p]:
+                total += st.unturned_points(stack)
+            out.append(total)
+        return out
+
+    def out_player(self):
+        return self.out[0] if len(self.out) == 1 else None
