@@ -276,7 +276,7 @@ def unturned_reason(stack):
             return None
         if is_pair(stack):
             return PAIR_DONE
-        if _adjacent(stack) and _wraps(stack):
+        if _wraps(stack):
             return WRAP
         return NOT_RUN_OR_PAIR
     if n == 3:
