@@ -1,0 +1,312 @@
+"""Stress, the referee (rules STR-* in seeds/stress.md).
+
+The device does not see hands: it keeps the two centre tops (when the table tells it),
+whether a game is on, the match score, and above all the calls, decided by
+`core.stress_arbiter.Arbiter` from the raw edges of the players' call buttons.
+
+Lines (see ../shared/contract.md):
+    centre CARD CARD        the two centre tops, as laid at a start, a stall or a re-deal
+    PX play CARD S          PX plays CARD on centre stack S (1 or 2)
+    start                   a game is on: calls are taken
+    @T PX down / @T PX up   PX's call button closes / opens at T microseconds
+    resume                  after a call, calls are taken again
+    PX out                  PX has no cards left and wins the game
+"""
+
+from core import cards
+from core import notation
+from core.errors import IllegalAction
+from core.game import Game
+from core.stress_arbiter import Arbiter, CALL, MAX_OPTION_US, TICKS_MAX
+
+CENTRE = "centre"
+PLAY = "play"
+START = "start"
+DOWN = "down"
+UP = "up"
+RESUME = "resume"
+OUT = "out"
+
+
+def fits(card, top):
+    """True when CARD may go on TOP: one rank above or below, aces high and low (STR-2)."""
+    step = (cards.rank(card) - cards.rank(top)) % 13
+    return step == 1 or step == 12
+
+
+def parse_time(token):
+    """'@1500' -> 1500 (microseconds, a non-negative integer)."""
+    text = token[1:]
+    if not text or not text.isdigit():
+        raise IllegalAction("bad time: " + token)
+    return int(text)
+
+
+class Stress(Game):
+    NAME = "stress"
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = 4
+    OPTIONS = {"debounce_us": 20000, "tie_window_us": 1000, "slow_window_us": 1000000, "games": 2}
+    KEY_ORDER = ("game", "players", "tops", "stress", "calls", "winner", "tie", "margin_us",
+                 "loser", "games_won", "over")
+
+    def _check_option(self, key, value):
+        if key == "games":
+            if not 1 <= value <= 99:
+                raise IllegalAction("games: 1 to 99")
+        elif key == "slow_window_us":
+            if not 1 <= value <= MAX_OPTION_US:
+                raise IllegalAction("%s: 1 to %d" % (key, MAX_OPTION_US))
+        elif not 0 <= value <= MAX_OPTION_US:
+            raise IllegalAction("%s: 0 to %d" % (key, MAX_OPTION_US))
+        return value
+
+    def _setup(self):
+        n = self.players
+        self.tops = [None, None]
+        self.on = False  # a game is being played (after start, before out)
+        self.over = False  # after PX out, until the next start
+        self.games_won = [0] * n
+        self.game_no = 0
+        self.calls = []  # closed calls: (game_no, winner, tie, margin, loser, stress), 0-based
+        self.call_stress = False  # the tops showed stress when the open call was made
+        self.last_t = 0  # the latest @T (the notation's unwrapped microseconds)
+        self.arbiter = Arbiter(n, self.options["debounce_us"], self.options["tie_window_us"],
+                               self.options["slow_window_us"])
+
+    # Notation ---------------------------------------------------------------
+
+    def _parse(self, actor, tokens):
+        first = tokens[0]
+        if first[:1] == "@":
+            if actor is not None:
+                raise IllegalAction("time goes first: @T")
+            t = parse_time(first)
+            if len(tokens) != 3:
+                raise IllegalAction("@T PX down or up")
+            p = notation.parse_player(tokens[1], self.players)
+            edge = tokens[2].lower()
+            if edge not in (DOWN, UP):
+                raise IllegalAction("down or up?")
+            return (p, edge, t)
+        verb = first.lower()
+        rest = tokens[1:]
+        if verb == CENTRE:
+            if actor is not None:
+                raise IllegalAction("centre takes no player")
+            if len(rest) != 2:
+                raise IllegalAction("centre needs 2 cards")
+            return (None, CENTRE, cards.parse(rest[0]), cards.parse(rest[1]))
+        if verb == PLAY:
+            if actor is None:
+                raise IllegalAction("who plays? PX play")
+            if len(rest) != 2:
+                raise IllegalAction("play CARD STACK")
+            card = cards.parse(rest[0])
+            if rest[1] not in ("1", "2"):
+                raise IllegalAction("stack is 1 or 2")
+            return (actor, PLAY, card, int(rest[1]))
+        if verb in (START, RESUME):
+            if actor is not None:
+                raise IllegalAction(verb + " takes no player")
+            if rest:
+                raise IllegalAction("too many words")
+            return (None, verb)
+        if verb == OUT:
+            if actor is None:
+                raise IllegalAction("who is out? PX out")
+            if rest:
+                raise IllegalAction("too many words")
+            return (actor, OUT)
+        if verb in (DOWN, UP):
+            raise IllegalAction("needs a time: @T PX " + verb)
+        raise IllegalAction("unknown: " + first)
+
+    def format(self, action):
+        verb = action[1]
+        if verb in (DOWN, UP):
+            return "@%d P%d %s" % (action[2], action[0], verb)
+        if verb == CENTRE:
+            return "centre %s %s" % (cards.name(action[2]), cards.name(action[3]))
+        if verb == PLAY:
+            return "P%d play %s %d" % (action[0], cards.name(action[2]), action[3])
+        if verb == OUT:
+            return "P%d out" % action[0]
+        return verb
+
+    # Reading the position ------------------------------------------------------
+
+    def stress(self):
+        """Both tops show one rank (STR-5)."""
+        a, b = self.tops
+        return a is not None and b is not None and cards.rank(a) == cards.rank(b)
+
+    def match_winner(self):
+        """1-based winner of the match, or None while nobody has the games to win."""
+        for p in range(self.players):
+            if self.games_won[p] >= self.options["games"]:
+                return p + 1
+        return None
+
+    def call_pending(self):
+        """A call has been made in this armed period and waits for `resume`."""
+        return self.on and self.arbiter.called()
+
+    def _current_call(self):
+        a = self.arbiter
+        return (self.game_no, a.winner(), a.tie(), a.margin_us(), a.loser(), self.call_stress)
+
+    # Rules ------------------------------------------------------------------
+
+    def _not_on(self):
+        if self.over:
+            return IllegalAction("game is over")
+        return IllegalAction("game not started")
+
+    def _check(self, action):
+        verb = action[1]
+        if verb == CENTRE:
+            if action[2] == action[3]:
+                raise IllegalAction("same card twice")
+        elif verb == PLAY:
+            if not self.on:
+                raise self._not_on()
+            if self.arbiter.called():
+                raise IllegalAction("call pending: resume")
+            card, s = action[2], action[3]
+            top = self.tops[s - 1]
+            if top is None:
+                raise IllegalAction("no centre cards yet")
+            if card == self.tops[0] or card == self.tops[1]:
+                raise IllegalAction(cards.name(card) + " is on top")
+            if not fits(card, top):
+                raise IllegalAction("%s does not fit %d" % (cards.name(card), s))
+        elif verb == START:
+            if self.on:
+                raise IllegalAction("game already on")
+            if self.match_winner() is not None:
+                raise IllegalAction("match is over")
+        elif verb in (DOWN, UP):
+            if action[2] < self.last_t:
+                raise IllegalAction("time went back")
+        elif verb == RESUME:
+            if not self.on:
+                raise self._not_on()
+            if not self.arbiter.called():
+                raise IllegalAction("no call to resume")
+        elif verb == OUT:
+            if not self.on:
+                raise self._not_on()
+
+    def _save(self):
+        return (self.tops[0], self.tops[1], self.on, self.over, tuple(self.games_won),
+                self.game_no, len(self.calls), self.call_stress, self.last_t, self.arbiter.save())
+
+    def _apply(self, action):
+        self._check(action)
+        record = self._save()
+        verb = action[1]
+        if verb == CENTRE:
+            self.tops[0], self.tops[1] = action[2], action[3]
+        elif verb == PLAY:
+            self.tops[action[3] - 1] = action[2]
+        elif verb == START:
+            self.on = True
+            self.over = False
+            self.game_no += 1
+            self.call_stress = False
+            self.arbiter.arm(self.last_t & TICKS_MAX)
+        elif verb in (DOWN, UP):
+            t = action[2]
+            self.arbiter.advance(t - self.last_t)
+            self.last_t = t
+            result = self.arbiter.edge(action[0] - 1, verb == DOWN, t & TICKS_MAX)
+            if result == CALL:
+                self.call_stress = self.stress()
+        elif verb == RESUME:
+            self.calls.append(self._current_call())
+            self.call_stress = False
+            self.arbiter.arm(self.last_t & TICKS_MAX)
+        elif verb == OUT:
+            if self.arbiter.called():
+                self.calls.append(self._current_call())
+            self.arbiter.disarm()
+            self.on = False
+            self.over = True
+            self.games_won[action[0] - 1] += 1
+        return record
+
+    def _revert(self, record):
+        self.tops[0], self.tops[1] = record[0], record[1]
+        self.on, self.over = record[2], record[3]
+        for p in range(self.players):
+            self.games_won[p] = record[4][p]
+        self.game_no = record[5]
+        del self.calls[record[6]:]
+        self.call_stress = record[7]
+        self.last_t = record[8]
+        self.arbiter.restore(record[9])
+
+    def legal(self):
+        """What may be pushed now, as far as the device can know.
+
+        `centre` (any two different cards) and edges at any T >= the last are always
+        legal; they are not listed, except one edge per button at the last T.
+        """
+        out = []
+        n = self.players
+        if self.on and not self.arbiter.called() and self.tops[0] is not None:
+            for p in range(1, n + 1):
+                for s in (1, 2):
+                    top = self.tops[s - 1]
+                    for card in range(cards.DECK_SIZE):
+                        if card != self.tops[0] and card != self.tops[1] and fits(card, top):
+                            out.append((p, PLAY, card, s))
+        if not self.on and self.match_winner() is None:
+            out.append((None, START))
+        if self.on and self.arbiter.called():
+            out.append((None, RESUME))
+        if self.on:
+            for p in range(1, n + 1):
+                out.append((p, OUT))
+        for p in range(1, n + 1):
+            out.append((p, UP if self.arbiter.is_closed(p - 1) else DOWN, self.last_t))
+        return out
+
+    @staticmethod
+    def _call_dict(call, final):
+        return {
+            "winner": None if call[1] is None else call[1] + 1,
+            "tie": call[2],
+            "margin_us": call[3],
+            "loser": None if call[4] is None else call[4] + 1,
+            "game": call[0],
+            "stress": call[5],
+            "final": final,
+        }
+
+    def state(self):
+        calls = [self._call_dict(c, True) for c in self.calls]
+        pending = self.call_pending()
+        if pending:
+            calls.append(self._call_dict(self._current_call(), False))
+        winner = self.match_winner()
+        return {
+            "game": self.NAME,
+            "players": self.players,
+            "tops": [None if c is None else cards.name(c) for c in self.tops],
+            "stress": self.stress(),
+            "calls": calls,
+            "games_won": list(self.games_won),
+            "over": self.over,
+            "on": self.on,
+            "armed": self.on and not pending,
+            "call_pending": pending,
+            "game_no": self.game_no,
+            "games_to_win": self.options["games"],
+            "match_over": winner is not None,
+            "match_winner": winner,
+            "pressed": [p + 1 for p in range(self.players) if self.arbiter.is_closed(p)],
+            "t": self.last_t,
+            "moves": len(self.history),
+        }

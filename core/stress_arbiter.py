@@ -1,0 +1,288 @@
+"""The Stress referee's call arbiter (rules STR-9 to STR-16, STR-20, STR-21 in
+seeds/stress.md).
+
+The device captures its call buttons' edges in an interrupt handler (button, level,
+`ticks_us()`) into a ring buffer and, outside the interrupt, feeds them here one by
+one with `edge(button, closed, t)`. The main loop calls `poll(t)` now and then (every
+frame is plenty; at least every 2**28 us), `arm(t)` when calls are to be taken and reads
+the decision with `winner()`, `tie()`, `margin_us()`, `loser()`.
+
+Ticks wrap (period 2**30 on every MicroPython port), so stamps are compared only by
+`ticks_diff`, never by subtracting raw values. Nothing here allocates per edge: the
+per-button state lives in lists made once, and every value kept is a small int, a bool
+or None. (The only exception: a call left open for more than 2**30 us, about 18
+minutes, turns the age counter into a long int.)
+
+What is guaranteed about delivery order (STR-21): the decision depends only on each
+button's own edges with their stamps and on the arm time, not on how the edges of
+different buttons are interleaved, provided each button's edges arrive in their own
+order and every stamp lies within 2**27 us of the latest stamp fed. So edges of
+different buttons with equal stamps may come in either order, and edges with ordered
+stamps may come in time order or not.
+"""
+
+TICKS_PERIOD = 1 << 30
+TICKS_MAX = TICKS_PERIOD - 1
+TICKS_HALF = TICKS_PERIOD >> 1
+
+# A button open for this long has certainly settled, whatever the debounce time:
+# remembered as a flag so that ticks_diff never has to span more than half a period.
+LONG_US = 1 << 28
+MAX_OPTION_US = 1 << 26  # the largest debounce / tie / slow window accepted (~67 s)
+
+# Defaults (reasons in seeds/stress.md, STR-17).
+DEBOUNCE_US = 20000
+TIE_WINDOW_US = 1000
+SLOW_WINDOW_US = 1000000
+
+# What edge() reports.
+BOUNCE = 0  # not a press: bounce, a release, or a closing edge of a held button
+PRESS = 1  # a press that is not a call (disarmed, or stamped before the arm)
+CALL = 2  # a press that is (so far) the first of the armed period: it makes the call
+LATE = 3  # a press in the armed period after the call (margin and loser only)
+
+
+def ticks_diff(end, start):
+    """MicroPython's time.ticks_diff for the 2**30 period, in plain arithmetic."""
+    return ((end - start + TICKS_HALF) & TICKS_MAX) - TICKS_HALF
+
+
+def ticks_add(t, delta):
+    """MicroPython's time.ticks_add for the 2**30 period."""
+    if not -TICKS_HALF < delta < TICKS_HALF:
+        raise OverflowError("ticks interval overflow")
+    return (t + delta) & TICKS_MAX
+
+
+class Arbiter:
+    """Decides Stress calls from raw button edges. Buttons are 0-based player indexes."""
+
+    def __init__(self, players, debounce_us=DEBOUNCE_US, tie_window_us=TIE_WINDOW_US,
+                 slow_window_us=SLOW_WINDOW_US, now=0):
+        self.players = players
+        self.debounce_us = debounce_us
+        self.tie_window_us = tie_window_us
+        self.slow_window_us = slow_window_us
+        self._closed = [False] * players
+        self._opened = [0] * players  # tick of the button's last opening edge
+        self._settled = [True] * players  # open long enough for sure (or never pressed)
+        self._press = [None] * players  # us after the arm of the player's first press
+        self.reset(now)
+
+    def reset(self, now=0):
+        """Every button open and settled, nothing armed, no call."""
+        for i in range(self.players):
+            self._closed[i] = False
+            self._opened[i] = 0
+            self._settled[i] = True
+            self._press[i] = None
+        self._now = now & TICKS_MAX  # the latest stamp seen
+        self._age = 0  # us from the arm time to _now (negative during a countdown)
+        self._armed = False
+
+    # Time ------------------------------------------------------------------
+
+    def _step(self, d):
+        """Move the latest stamp on by d > 0 microseconds."""
+        self._now = (self._now + d) & TICKS_MAX
+        self._age += d
+        for i in range(self.players):
+            if not self._closed[i] and not self._settled[i]:
+                if d >= LONG_US or ticks_diff(self._now, self._opened[i]) >= LONG_US:
+                    self._settled[i] = True
+
+    def advance(self, delta_us):
+        """Time has moved on by exactly delta_us (any size) with no edge: for a caller that
+        knows the true gap (the notation's unwrapped T, a wake from a long sleep)."""
+        if delta_us > 0:
+            self._step(delta_us)
+
+    def poll(self, t):
+        """Tell the arbiter the time: call at least every 2**28 us (each frame is fine)."""
+        d = ticks_diff(t, self._now)
+        if d > 0:
+            self._step(d)
+
+    # Arming ----------------------------------------------------------------
+
+    def arm(self, t, delay_us=0):
+        """Take calls from t + delay_us on (a countdown when delay_us > 0).
+
+        Presses stamped before that are not calls; a button held at that moment cannot
+        call until it has been released and has settled open. Forgets the last call.
+        """
+        self.poll(t)
+        self._age = ticks_diff(self._now, t) - delay_us
+        for i in range(self.players):
+            self._press[i] = None
+        self._armed = True
+
+    def disarm(self):
+        """Stop taking calls (the game is over). The last call stays readable."""
+        self._armed = False
+
+    def armed(self):
+        return self._armed
+
+    def countdown_us(self, t):
+        """Microseconds until calls are taken (0 once they are; None when disarmed)."""
+        if not self._armed:
+            return None
+        left = -(self._age + ticks_diff(t, self._now))
+        return left if left > 0 else 0
+
+    # Edges -----------------------------------------------------------------
+
+    def edge(self, button, closed, t):
+        """One edge of a call button at tick t. Returns BOUNCE, PRESS, CALL or LATE."""
+        rel = ticks_diff(t, self._now)
+        if rel > 0:
+            self._step(rel)
+            rel = 0
+        if not closed:
+            # An opening edge (also a repeated one: the pin must have closed in between
+            # unseen): the button opened at t and must now stay open for debounce_us.
+            self._closed[button] = False
+            self._opened[button] = t
+            self._settled[button] = False
+            return BOUNCE
+        if self._closed[button]:
+            return BOUNCE
+        self._closed[button] = True
+        if not self._settled[button] and ticks_diff(t, self._opened[button]) < self.debounce_us:
+            return BOUNCE
+        if not self._armed:
+            return PRESS
+        offset = self._age + rel
+        if offset < 0:
+            return PRESS
+        if self._press[button] is not None:
+            return LATE
+        self._press[button] = offset
+        for i in range(self.players):
+            other = self._press[i]
+            if i != button and other is not None and other <= offset:
+                return LATE
+        return CALL
+
+    def is_closed(self, button):
+        return self._closed[button]
+
+    def pressed_at(self, button):
+        """Microseconds after the arm of the player's first press this period, or None."""
+        return self._press[button]
+
+    # The decision ------------------------------------------------------------
+
+    def _first(self):
+        """Index of the earliest press (lowest index among equals), or -1."""
+        best = -1
+        for i in range(self.players):
+            off = self._press[i]
+            if off is not None and (best < 0 or off < self._press[best]):
+                best = i
+        return best
+
+    def called(self):
+        """True once somebody has pressed in this armed period."""
+        return self._first() >= 0
+
+    def margin_us(self):
+        """Gap from the first press to the first press of another player, or None."""
+        first = self._first()
+        if first < 0:
+            return None
+        second = None
+        for i in range(self.players):
+            off = self._press[i]
+            if i != first and off is not None and (second is None or off < second):
+                second = off
+        if second is None:
+            return None
+        return second - self._press[first]
+
+    def tie(self):
+        margin = self.margin_us()
+        return margin is not None and margin <= self.tie_window_us
+
+    def winner(self):
+        """The 0-based player who won the call, or None (no call yet, or a tie)."""
+        first = self._first()
+        if first < 0 or self.tie():
+            return None
+        return first
+
+    def loser(self):
+        """Who takes the stacks (STR-16): 0-based, or None when nobody can be named.
+
+        The last to press, where not pressing within slow_window_us of the first press
+        counts as last; None when two or more did not press in time, or when the two
+        latest presses are within the tie window of each other.
+        """
+        first = self._first()
+        if first < 0:
+            return None
+        start = self._press[first]
+        absent = 0
+        absent_i = -1
+        last_i = -1
+        last = None
+        runner_up = None
+        for i in range(self.players):
+            off = self._press[i]
+            if off is None or off - start > self.slow_window_us:
+                absent += 1
+                absent_i = i
+            elif last is None or off > last:
+                runner_up = last
+                last = off
+                last_i = i
+            elif runner_up is None or off > runner_up:
+                runner_up = off
+        if absent >= 2:
+            return None
+        if absent == 1:
+            return absent_i
+        if runner_up is not None and last - runner_up <= self.tie_window_us:
+            return None
+        return last_i
+
+    def since_call_us(self, t):
+        """Microseconds from the first press to t, or None without a call."""
+        first = self._first()
+        if first < 0:
+            return None
+        return self._age + ticks_diff(t, self._now) - self._press[first]
+
+    def winner_known(self, t):
+        """The call's winner / tie can no longer change (the screen may show it)."""
+        if self.margin_us() is not None:
+            return True
+        since = self.since_call_us(t)
+        return since is not None and since > self.tie_window_us
+
+    def loser_known(self, t):
+        """Everybody has pressed, or the slow window has passed since the first press."""
+        since = self.since_call_us(t)
+        if since is None:
+            return False
+        if since > self.slow_window_us:
+            return True
+        for i in range(self.players):
+            if self._press[i] is None:
+                return False
+        return True
+
+    # Undo support (allocates: not for the edge path) ---------------------------
+
+    def save(self):
+        return (self._now, self._age, self._armed, tuple(self._closed), tuple(self._opened),
+                tuple(self._settled), tuple(self._press))
+
+    def restore(self, saved):
+        self._now, self._age, self._armed = saved[0], saved[1], saved[2]
+        for i in range(self.players):
+            self._closed[i] = saved[3][i]
+            self._opened[i] = saved[4][i]
+            self._settled[i] = saved[5][i]
+            self._press[i] = saved[6][i]
