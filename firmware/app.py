@@ -23,8 +23,9 @@ class App:
     LOOP_MS = 10
     RESTART_AFTER_MS = 8000
 
-    def __init__(self, hw, settings):
+    def __init__(self, hw, settings, journal):
         self.hw = hw
+        self.journal = journal
         self.fb = hw.display
         self.settings = settings
         self.screens = []
@@ -89,7 +90,7 @@ class App:
 
         self.screens = []
         self.push(HomeScreen(self))
-        self.session, report = Session.resume(self.hw.journal)
+        self.session, report = Session.resume(self.journal)
         if report:
             self.toast(report, 4000)
         if self.session is not None:
@@ -200,7 +201,7 @@ class App:
         from firmware.screens.error import ErrorScreen
         if self.crashes > 3:
             # Crashing again and again: the saved game itself may be the cause.
-            self.hw.journal.set_aside()
+            self.journal.set_aside()
         try:
             self.screens = [ErrorScreen(self, error)]
             self._asleep = False

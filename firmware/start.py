@@ -23,11 +23,13 @@ def build(machine, board, clock, root):
     """The app on a hardware layer: shared by the board and the simulator."""
     from firmware.app import App
     from firmware.hardware import open_hardware
+    from firmware.journal import Journal
+    from firmware.session import JOURNAL
     from firmware.settings import Settings
 
     hw = open_hardware(board, machine, clock, root)
     settings = Settings(hw.storage)
-    return App(hw, settings)
+    return App(hw, settings, Journal(hw.storage, JOURNAL))
 
 
 def main(board_name=None):

@@ -78,7 +78,7 @@ class NewGameScreen(Screen):
         from firmware.screens import game_screen
         from firmware.session import Session
         try:
-            session = Session.new(self.app.hw.journal, self.name, self.players,
+            session = Session.new(self.app.journal, self.name, self.players,
                                   self.app.settings.game_options(self.name))
         except (IllegalAction, OSError) as e:
             self.app.toast(str(e))

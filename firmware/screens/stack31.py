@@ -160,4 +160,4 @@ class Stack31Screen(Screen):
             ui.center(fb, "No winner", 20)
         won = g.piles_won()
         ui.center(fb, "piles " + " ".join(str(w) for w in won)[:10], 42)
-        fb.text("OK:home BACK:undo", 0, 56)
+        fb.text("OK:home BK:undo", 0, 56)
