@@ -46,7 +46,7 @@ class Stress(Game):
     NAME = "stress"
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
-    OPTIONS = {"debounce_us": 20000, "tie_window_us": 1000, "slow_window_us": 1000000, "games": 2}
+    OPTIONS = {"debounce_us": 20000, "tie_window_us": 500, "slow_window_us": 1000000, "games": 2}
     KEY_ORDER = ("game", "players", "tops", "stress", "calls", "winner", "tie", "margin_us",
                  "loser", "games_won", "over")
 
@@ -280,8 +280,8 @@ class Stress(Game):
             "tie": call[2],
             "margin_us": call[3],
             "loser": None if call[4] is None else call[4] + 1,
-            "game": call[0],
-            "stress": call[5],
+            "game_no": call[0],
+            "on_stress": call[5],
             "final": final,
         }
 

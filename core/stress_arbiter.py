@@ -32,7 +32,7 @@ MAX_OPTION_US = 1 << 26  # the largest debounce / tie / slow window accepted (~6
 
 # Defaults (reasons in seeds/stress.md, STR-17).
 DEBOUNCE_US = 20000
-TIE_WINDOW_US = 1000
+TIE_WINDOW_US = 500
 SLOW_WINDOW_US = 1000000
 
 # What edge() reports.
@@ -43,8 +43,16 @@ LATE = 3  # a press in the armed period after the call (margin and loser only)
 
 
 def ticks_diff(end, start):
-    """MicroPython's time.ticks_diff for the 2**30 period, in plain arithmetic."""
-    return ((end - start + TICKS_HALF) & TICKS_MAX) - TICKS_HALF
+    """MicroPython's time.ticks_diff for the 2**30 period: end - start in -2**29 .. 2**29-1.
+
+    Written so that no intermediate value leaves MicroPython's small-int range
+    (-2**30 .. 2**30-1 on a 32-bit port): no long int is made, nothing is allocated.
+    """
+    d = (end - start) & TICKS_MAX
+    if d >= TICKS_HALF:
+        d -= TICKS_HALF
+        d -= TICKS_HALF
+    return d
 
 
 def ticks_add(t, delta):
@@ -82,9 +90,9 @@ class Arbiter:
 
     # Time ------------------------------------------------------------------
 
-    def _step(self, d):
-        """Move the latest stamp on by d > 0 microseconds."""
-        self._now = (self._now + d) & TICKS_MAX
+    def _step(self, d, t):
+        """Move the latest stamp on by d > 0 microseconds, to tick t."""
+        self._now = t
         self._age += d
         for i in range(self.players):
             if not self._closed[i] and not self._settled[i]:
@@ -95,13 +103,13 @@ class Arbiter:
         """Time has moved on by exactly delta_us (any size) with no edge: for a caller that
         knows the true gap (the notation's unwrapped T, a wake from a long sleep)."""
         if delta_us > 0:
-            self._step(delta_us)
+            self._step(delta_us, (self._now + delta_us) & TICKS_MAX)
 
     def poll(self, t):
         """Tell the arbiter the time: call at least every 2**28 us (each frame is fine)."""
         d = ticks_diff(t, self._now)
         if d > 0:
-            self._step(d)
+            self._step(d, t)
 
     # Arming ----------------------------------------------------------------
 
@@ -137,7 +145,7 @@ class Arbiter:
         """One edge of a call button at tick t. Returns BOUNCE, PRESS, CALL or LATE."""
         rel = ticks_diff(t, self._now)
         if rel > 0:
-            self._step(rel)
+            self._step(rel, t)
             rel = 0
         if not closed:
             # An opening edge (also a repeated one: the pin must have closed in between

@@ -53,7 +53,7 @@ def _press_edges(rng, player, t, hold, out):
 class Match:
     """A seeded match of simulated players. `lines` is the transcript; `truth` the truth."""
 
-    def __init__(self, seed, games=1, tie_window_us=1000, max_steps=4000, close_calls=150,
+    def __init__(self, seed, games=1, tie_window_us=500, max_steps=4000, close_calls=150,
                  asleep=40):
         self.rng = Rng(seed)
         self.games = games
@@ -66,7 +66,7 @@ class Match:
         self.lines = ["game stress players 2"]
         if games != 2:
             self.lines.append("option games %d" % games)
-        if tie_window_us != 1000:
+        if tie_window_us != 500:
             self.lines.append("option tie_window_us %d" % tie_window_us)
         self.speed = [self.rng.between(70, 130), self.rng.between(70, 130)]  # percent
         while max(self.truth.games_won) < games and not self.truth.unfinished:
@@ -105,54 +105,58 @@ class Match:
     def _play_one(self, table):
         """The quicker of the players who can move plays one card."""
         rng = self.rng
-        best = None
+        best_delay = -1
+        best_p = 0
+        best_move = (0, 0)
         for p in range(2):
             moves = table.moves(p)
             if not moves:
                 continue
             delay = rng.between(THINK_MIN, THINK_MAX) * self.speed[p] // 100
-            if best is None or delay < best[0]:
-                best = (delay, p, moves[rng.below(len(moves))])
-        delay, p, move = best
-        self.t += delay
-        table.play(p, move[0], move[1])
+            if best_delay < 0 or delay < best_delay:
+                best_delay, best_p, best_move = delay, p, moves[rng.below(len(moves))]
+        self.t += best_delay
+        table.play(best_p, best_move[0], best_move[1])
         self._emit(table)
 
     def _call(self, table):
-        """Both tops show one rank: the players react and press."""
+        """Both tops show one rank: the players react and press (-1: never presses)."""
         rng = self.rng
         base = self.t
-        presses = [None, None]
+        presses = [-1, -1]
         for p in range(2):
             if not rng.chance(self.asleep):
                 presses[p] = base + rng.between(REACT_MIN, REACT_MAX) * self.speed[p] // 100
-        if presses[0] is not None and presses[1] is not None and rng.chance(self.close_calls):
+        if presses[0] >= 0 and presses[1] >= 0 and rng.chance(self.close_calls):
             first = 0 if presses[0] <= presses[1] else 1
             presses[1 - first] = presses[first] + rng.below(3000)
-        if presses[0] is None and presses[1] is None:
+        if presses[0] < 0 and presses[1] < 0:
             presses[rng.below(2)] = base + REACT_MAX
         edges = []
         end = base
         for p in range(2):
-            if presses[p] is not None:
+            if presses[p] >= 0:
                 end = max(end, _press_edges(rng, p + 1, presses[p], rng.between(HOLD_MIN, HOLD_MAX), edges))
         edges.sort()  # by time, then player: how the device's ring buffer delivers them
         for t, p, what in edges:
             self.lines.append("@%d P%d %s" % (t, p, what))
         # The truth, from the true contact times.
-        if presses[0] is None or presses[1] is None:
-            first = 0 if presses[1] is None else 1
-            winner, tie, margin, loser = first, False, None, 1 - first
+        if presses[0] < 0 or presses[1] < 0:
+            first = 0 if presses[1] < 0 else 1
+            call = (first + 1, False, None, 2 - first)
+            loser = 1 - first
         else:
             first = 0 if presses[0] <= presses[1] else 1
             margin = presses[1 - first] - presses[first]
-            tie = margin <= self.tie_window_us
-            winner = None if tie else first
-            loser = None if tie else 1 - first
-        self.truth.calls.append((None if winner is None else winner + 1, tie, margin,
-                                 None if loser is None else loser + 1))
+            if margin <= self.tie_window_us:
+                call = (None, True, margin, None)
+                loser = -1
+            else:
+                call = (first + 1, False, margin, 2 - first)
+                loser = 1 - first
+        self.truth.calls.append(call)
         self.t = end + PICK_UP_US
-        if loser is not None:
+        if loser >= 0:
             table.take_stacks(loser)
             table.lay_centre()
             self._emit(table)
