@@ -8,7 +8,7 @@ class IllegalAction(Exception):
     """
 
     def __init__(self, reason):
-        Exception.__init__(self, reason)
+        super().__init__(reason)  # Exception.__init__ does not exist on MicroPython
         self.reason = reason
 
     def __str__(self):

@@ -89,10 +89,12 @@ class Stack31(Game):
             if len(rest) != 1:
                 raise IllegalAction("play needs one card")
             return (actor, PLAY, cards.parse(rest[0]))
-        if verb in (DRAW, PASS, DQ):
-            if rest:
-                raise IllegalAction("too many words")
-            return (actor, verb)
+        for word in (DRAW, PASS, DQ):
+            if verb == word:
+                if rest:
+                    raise IllegalAction("too many words")
+                # The module's own string, not the parsed copy: history keeps one per action.
+                return (actor, word)
         raise IllegalAction("unknown: " + tokens[0])
 
     def format(self, action):

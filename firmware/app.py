@@ -230,6 +230,6 @@ def format_error(error):
         else:
             import traceback
             traceback.print_exception(type(error), error, error.__traceback__, file=out)
-        return out.getvalue()
+        return out.getvalue()  # pyright: ignore[reportAttributeAccessIssue]
     except Exception:  # noqa: BLE001
         return "%s: %s\n" % (type(error).__name__, error)
