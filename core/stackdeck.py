@@ -13,8 +13,8 @@ at most 7 wilds, every stack a shape that can exist), then scored at `end`.
 
 Undo any line with pop(); edit an ended round with edit_round(r, lines), which
 rewrites that round's lines in the history so the transcript still replays.
-The deck model and stack checker: core.stackdeck_stacks; single plays at the table:
-core.stackdeck_turn.
+The deck model: core.stackdeck_cards; the stack checker: core.stackdeck_stacks;
+single plays at the table: core.stackdeck_turn.
 """
 
 from core import notation
@@ -93,6 +93,8 @@ class StackDeck(Game):
         if self.over:
             raise IllegalAction("match is over")
         verb = action[1]
+        if (verb == ROUND or verb == END) and action[0] is not None:
+            raise IllegalAction("%s takes no player" % verb)
         if verb == ROUND:
             if self.open is not None:
                 raise IllegalAction("round already open")

@@ -323,6 +323,8 @@ def test_STD_19_lines_add_up_and_need_the_right_words():
     refused(g, "end now", "too many words")
     refused(g, "P1 flip 6R-6G", "unknown: flip")
     refused(g, "P5 out", "no player P5")
+    refused(g, (2, "end"), "end takes no player")
+    refused(g, (9, "out"), "name the player first")
 
 
 def test_STD_20_round_is_optional_and_not_twice():
