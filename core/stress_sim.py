@@ -12,7 +12,7 @@ referee's code: replaying the transcript must give the same calls and the same w
 
 from core.stress_model import Rng, Table
 
-START_T = (1 << 30) - 3000000  # ticks_us wraps 3 s into the first game
+START_T = (1 << 30) - 30000000  # ticks_us wraps 30 s into the first game
 
 # Human timings (microseconds).
 THINK_MIN, THINK_MAX = 250000, 1500000
