@@ -59,6 +59,9 @@ class StackDeck(Game):
     def _parse(self, actor, tokens):
         verb = tokens[0].lower()
         rest = tokens[1:]
+        for word in (ROUND, END, TURNED, UNTURNED, OUT):
+            if verb == word:
+                verb = word  # the module's own string: history keeps one per action
         if verb == ROUND or verb == END:
             if actor is not None:
                 raise IllegalAction("%s takes no player" % verb)

@@ -545,3 +545,11 @@ def test_legal_matches_push():
     assert g.legal() == [(None, "round"), (1, "out"), (2, "out"), (3, "out")]
     for action in g.legal():
         assert g.is_legal(action)
+
+
+def test_STD_33_history_keeps_the_modules_verb_strings():
+    from core import stackdeck_round as rnd
+    g = StackDeck(2)
+    for line, verb in (("ROUND", rnd.ROUND), ("p1 Turned 3R-3G", rnd.TURNED), ("P2 UNTURNED 5B", rnd.UNTURNED),
+                       ("P1 OUT", rnd.OUT), ("End", rnd.END)):
+        assert g.push(line)[1] is verb
