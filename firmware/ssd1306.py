@@ -1,0 +1,223 @@
+# The project's SSD1306 OLED driver (128x64 by default) for MicroPython 1.27+ and for
+# CPython with host_sim's framebuf installed as `framebuf`.
+#
+# The driver is a framebuf.FrameBuffer (MONO_VLSB): draw on it, then show(). show()
+# keeps a copy of what the panel already holds and sends only the pages (8-pixel
+# rows) whose bytes changed, one I2C data transaction per run of adjacent changed
+# pages; show(full=True) sends everything. All buffers are allocated in __init__;
+# show() allocates nothing on MicroPython.
+#
+# Transport seam: a subclass provides write_cmd(cmd) (one command byte) and
+# write_data(buf) (GDDRAM bytes), and may override write_cmds(buf) to send several
+# command bytes at once. SSD1306_I2C is the I2C transport.
+
+import framebuf
+
+try:
+    from micropython import const
+except ImportError:  # CPython without the micropython shim
+
+    def const(x):
+        return x
+
+
+_SET_CONTRAST = const(0x81)
+_SET_ENTIRE_ON = const(0xA4)
+_SET_NORM_INV = const(0xA6)
+_SET_DISP = const(0xAE)
+_SET_MEM_ADDR = const(0x20)
+_SET_COL_ADDR = const(0x21)
+_SET_PAGE_ADDR = const(0x22)
+_SET_DISP_START_LINE = const(0x40)
+_SET_SEG_REMAP = const(0xA0)
+_SET_MUX_RATIO = const(0xA8)
+_SET_COM_OUT_DIR = const(0xC0)
+_SET_DISP_OFFSET = const(0xD3)
+_SET_COM_PIN_CFG = const(0xDA)
+_SET_DISP_CLK_DIV = const(0xD5)
+_SET_PRECHARGE = const(0xD9)
+_SET_VCOM_DESEL = const(0xDB)
+_SET_CHARGE_PUMP = const(0x8D)
+
+
+class SSD1306(framebuf.FrameBuffer):
+    """Frame buffer plus panel control; subclasses supply the transport."""
+
+    def __init__(self, width=128, height=64, external_vcc=False):
+        self.width = width
+        self.height = height
+        self.external_vcc = external_vcc
+        self.pages = height // 8
+        self.buffer = bytearray(self.pages * width)
+        super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
+        # What the panel holds (after the last show()); compared page by page.
+        self._shadow = bytearray(self.pages * width)
+        buf = memoryview(self.buffer)
+        shadow = memoryview(self._shadow)
+        self._page = [buf[p * width:(p + 1) * width] for p in range(self.pages)]
+        self._shadow_page = [shadow[p * width:(p + 1) * width] for p in range(self.pages)]
+        # One view per run of pages p0..p1 (index p0 * pages + p1), so that sending a
+        # run needs no slicing (a memoryview slice is an allocation on MicroPython).
+        runs = []
+        for p0 in range(self.pages):
+            for p1 in range(self.pages):
+                runs.append(buf[p0 * width:(p1 + 1) * width] if p1 >= p0 else None)
+        self._runs = runs
+        # Column window: narrow panels sit in the middle of the 128 columns.
+        self._col0 = (128 - width) // 2 if width < 128 else 0
+        self._window = bytearray(6)
+        self._window[0] = _SET_COL_ADDR
+        self._window[1] = self._col0
+        self._window[2] = self._col0 + width - 1
+        self._window[3] = _SET_PAGE_ADDR
+        self._cmd2 = bytearray(2)
+        self._flipped = False
+        self.init_display()
+
+    # -- transport seam ----------------------------------------------------------------
+    def write_cmd(self, cmd):
+        raise NotImplementedError
+
+    def write_data(self, buf):
+        raise NotImplementedError
+
+    def write_cmds(self, buf):
+        """Send several command bytes; a transport may do it in one transaction."""
+        for c in buf:
+            self.write_cmd(c)
+
+    # -- panel control -----------------------------------------------------------------
+    def init_display(self):
+        """The standard power-up sequence, then a blank frame."""
+        self.write_cmds(
+            bytes(
+                (
+                    _SET_DISP,  # display off while configuring
+                    _SET_MEM_ADDR, 0x00,  # horizontal addressing
+                    _SET_DISP_START_LINE | 0x00,
+                    _SET_SEG_REMAP | 0x01,  # column 127 -> SEG0 (upright)
+                    _SET_MUX_RATIO, self.height - 1,
+                    _SET_COM_OUT_DIR | 0x08,  # scan COM[N-1] -> COM0 (upright)
+                    _SET_DISP_OFFSET, 0x00,
+                    _SET_COM_PIN_CFG, 0x02 if self.width > 2 * self.height else 0x12,
+                    _SET_DISP_CLK_DIV, 0x80,
+                    _SET_PRECHARGE, 0x22 if self.external_vcc else 0xF1,
+                    _SET_VCOM_DESEL, 0x30,  # 0.83 x Vcc
+                    _SET_CONTRAST, 0xFF,
+                    _SET_ENTIRE_ON,  # follow RAM
+                    _SET_NORM_INV,  # not inverted
+                    _SET_CHARGE_PUMP, 0x10 if self.external_vcc else 0x14,
+                    _SET_DISP | 0x01,  # display on
+                )
+            )
+        )
+        self._flipped = False
+        self.fill(0)
+        self.show(True)
+
+    def poweroff(self):
+        """Power save: the panel goes dark, GDDRAM is kept."""
+        self.write_cmd(_SET_DISP)
+
+    def poweron(self):
+        self.write_cmd(_SET_DISP | 0x01)
+
+    def contrast(self, contrast):
+        """Brightness, 0..255."""
+        self._cmd2[0] = _SET_CONTRAST
+        self._cmd2[1] = contrast & 0xFF
+        self.write_cmds(self._cmd2)
+
+    def invert(self, invert):
+        self.write_cmd(_SET_NORM_INV | (1 if invert else 0))
+
+    def flip(self, flipped=True):
+        """Turn the picture by 180 degrees (segment remap and COM scan direction).
+        The segment remap applies to data written afterwards, so the whole frame is
+        sent again."""
+        flipped = bool(flipped)
+        self._cmd2[0] = _SET_SEG_REMAP | (0 if flipped else 1)
+        self._cmd2[1] = _SET_COM_OUT_DIR | (0 if flipped else 0x08)
+        self.write_cmds(self._cmd2)
+        self._flipped = flipped
+        self.show(True)
+
+    rotate = flip
+
+    @property
+    def flipped(self):
+        return self._flipped
+
+    # -- frames ------------------------------------------------------------------------
+    def show(self, full=False):
+        """Send the pages that changed since the last show() (all of them if full)."""
+        pages = self.pages
+        page = self._page
+        shadow = self._shadow_page
+        p = 0
+        while p < pages:
+            if full or page[p] != shadow[p]:
+                start = p
+                while p < pages and (full or page[p] != shadow[p]):
+                    shadow[p][:] = page[p]
+                    p += 1
+                self._send_run(start, p - 1)
+            else:
+                p += 1
+
+    def _send_run(self, p0, p1):
+        w = self._window
+        w[4] = p0
+        w[5] = p1
+        self.write_cmds(w)
+        self.write_data(self._runs[p0 * self.pages + p1])
+
+    def dirty_pages(self):
+        """The pages show() would send now (for tests and figures)."""
+        return [p for p in range(self.pages) if self._page[p] != self._shadow_page[p]]
+
+
+class SSD1306_I2C(SSD1306):
+    """SSD1306 on I2C: every command and data write is one i2c.writeto()."""
+
+    def __init__(self, width, height, i2c, addr=0x3C, external_vcc=False):
+        self.i2c = i2c
+        self.addr = addr
+        # [0x80, cmd]: control byte Co=0, D/C#=0 then one command.
+        self._ctl_cmd = bytearray(2)
+        self._ctl_cmd[0] = 0x80
+        # [0x00, cmd...]: control byte Co=0, D/C#=0, the rest of the transaction is
+        # command bytes (used for the 6-byte window before each run of pages).
+        self._ctl_cmds = bytearray(7)
+        self._ctl_cmds_mv = memoryview(self._ctl_cmds)
+        self._ctl_cmds_2 = self._ctl_cmds_mv[:3]
+        # [0x40, data...]: control byte Co=0, D/C#=1, then GDDRAM bytes.
+        pages = height // 8
+        self._tx = bytearray(1 + pages * width)
+        self._tx[0] = 0x40
+        self._tx_mv = memoryview(self._tx)
+        self._tx_pages = [self._tx_mv[:1 + n * width] for n in range(pages + 1)]
+        super().__init__(width, height, external_vcc)
+
+    def write_cmd(self, cmd):
+        self._ctl_cmd[1] = cmd
+        self.i2c.writeto(self.addr, self._ctl_cmd)
+
+    def write_cmds(self, buf):
+        n = len(buf)
+        if n == 6:
+            self._ctl_cmds_mv[1:7] = buf
+            self.i2c.writeto(self.addr, self._ctl_cmds)
+        elif n == 2:
+            self._ctl_cmds_mv[1:3] = buf
+            self.i2c.writeto(self.addr, self._ctl_cmds_2)
+        else:  # init: allocation is fine here
+            self.i2c.writeto(self.addr, b"\x00" + bytes(buf))
+
+    def write_data(self, buf):
+        n = len(buf)
+        self._tx_mv[1:1 + n] = buf
+        if n % self.width == 0:
+            self.i2c.writeto(self.addr, self._tx_pages[n // self.width])
+        else:
+            self.i2c.writeto(self.addr, self._tx_mv[:1 + n])
