@@ -47,6 +47,16 @@ PICO_FLASH_BYTES = 1408 * 1024  # the file system of a Raspberry Pi Pico (rp2 po
 OUT_QUEUE_LIMIT = 256 * 1024  # bytes held for a reader that is not there; older ones are dropped
 
 
+def _die_with_parent():
+    # The interpreter may be busy forever (a main.py that never returns): make sure it
+    # does not outlive the Python process that owns the board (Linux only).
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+
+
 class VirtualBoardError(RuntimeError):
     pass
 
@@ -164,7 +174,8 @@ class VirtualBoard:
         env = dict(os.environ)
         self._proc = subprocess.Popen(
             cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            pass_fds=(ctrl_w,), cwd=ROOT, env=env, start_new_session=True)
+            pass_fds=(ctrl_w,), cwd=ROOT, env=env, start_new_session=True,
+            preexec_fn=_die_with_parent)
         os.close(ctrl_w)
         if self._ctrl_r is not None:
             try:
