@@ -1,0 +1,265 @@
+"""Buttons: the pure state machine driven by timestamped edges, the ring, the
+Buttons class on the stand-in machine with the virtual clock."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import host_sim.machine as machine
+from firmware import buttons as B
+from firmware.boards import pico
+from host_sim.vclock import VirtualClock
+
+WRAP = 1 << 30
+MS = 1000
+STARTS = [0, WRAP - 5 * MS, WRAP - 300 * MS, WRAP - 1]
+
+
+def at(start, us):
+    return (start + us) % WRAP
+
+
+def run(script, until_us, start=0, step_us=5 * MS):
+    """script: [(t_us, button, down)] relative to start. Ticks every step_us.
+    Returns [(t_us relative, kind, button)] with the tick time that reported it."""
+    m = B.ButtonMachine()
+    out = []
+    script = sorted(script)
+    i = 0
+    t = 0
+    while t <= until_us:
+        while i < len(script) and script[i][0] <= t:
+            te, b, d = script[i]
+            m.edge(b, d, at(start, te))
+            i += 1
+        for kind, b in m.tick(at(start, t)):
+            out.append((t, kind, b))
+        t += step_us
+    return out
+
+
+def kinds(out):
+    return [(k, b) for _, k, b in out]
+
+
+@pytest.mark.parametrize("start", STARTS)
+def test_clean_short_press(start):
+    out = run([(100 * MS, B.OK, 1), (250 * MS, B.OK, 0)], 600 * MS, start)
+    assert kinds(out) == [(B.PRESS, B.OK), (B.RELEASE, B.OK), (B.SHORT, B.OK)]
+    # reported once the contact has been steady for the debounce time, not before
+    assert out[0][0] == 120 * MS
+    assert out[1][0] == 270 * MS
+
+
+@pytest.mark.parametrize("start", STARTS)
+def test_bounce_on_press_and_release(start):
+    press = [(100 * MS, 1), (100 * MS + 300, 0), (100 * MS + 900, 1), (101 * MS + 500, 0), (103 * MS, 1)]
+    release = [(300 * MS, 0), (300 * MS + 200, 1), (301 * MS, 0), (304 * MS, 1), (305 * MS, 0)]
+    script = [(t, B.BACK, d) for t, d in press + release]
+    out = run(script, 500 * MS, start, step_us=1 * MS)
+    assert kinds(out) == [(B.PRESS, B.BACK), (B.RELEASE, B.BACK), (B.SHORT, B.BACK)]
+    assert out[0][0] == 123 * MS  # last bounce at 103 ms + 20 ms debounce
+    assert out[1][0] == 325 * MS
+
+
+def test_glitch_shorter_than_debounce_is_ignored():
+    script = [(100 * MS, B.UP, 1), (110 * MS, B.UP, 0)]
+    assert run(script, 500 * MS, step_us=1 * MS) == []
+
+
+def test_release_that_is_only_a_bounce_does_not_end_the_hold():
+    script = [(0, B.OK, 1), (500 * MS, B.OK, 0), (505 * MS, B.OK, 1), (900 * MS, B.OK, 0)]
+    out = run(script, 1200 * MS, step_us=1 * MS)
+    assert kinds(out) == [(B.PRESS, B.OK), (B.LONG, B.OK), (B.RELEASE, B.OK)]
+
+
+@pytest.mark.parametrize("start", STARTS)
+def test_long_press(start):
+    out = run([(0, B.OK, 1), (900 * MS, B.OK, 0)], 1200 * MS, start, step_us=1 * MS)
+    assert kinds(out) == [(B.PRESS, B.OK), (B.LONG, B.OK), (B.RELEASE, B.OK)]
+    assert out[1][0] == 600 * MS
+    # released just before the long time: a short press
+    out = run([(0, B.OK, 1), (599 * MS, B.OK, 0)], 1200 * MS, start, step_us=1 * MS)
+    assert kinds(out) == [(B.PRESS, B.OK), (B.RELEASE, B.OK), (B.SHORT, B.OK)]
+
+
+def test_release_edge_before_long_time_but_settled_after_it_is_short():
+    out = run([(0, B.OK, 1), (590 * MS, B.OK, 0)], 1000 * MS, step_us=50 * MS)
+    assert kinds(out) == [(B.PRESS, B.OK), (B.RELEASE, B.OK), (B.SHORT, B.OK)]
+
+
+@pytest.mark.parametrize("start", STARTS)
+def test_auto_repeat(start):
+    out = run([(0, B.DOWN, 1), (990 * MS, B.DOWN, 0)], 1200 * MS, start, step_us=1 * MS)
+    reps = [t for t, k, b in out if k == B.REPEAT]
+    assert reps == [400 * MS, 520 * MS, 640 * MS, 760 * MS, 880 * MS]
+    assert kinds(out)[0] == (B.PRESS, B.DOWN)
+    assert kinds(out)[-1] == (B.RELEASE, B.DOWN)
+    # OK and BACK do not repeat
+    out = run([(0, B.OK, 1), (1000 * MS, B.OK, 0)], 1200 * MS, start, step_us=1 * MS)
+    assert all(k != B.REPEAT for _, k, _ in out)
+
+
+def test_late_tick_keeps_the_order_and_skips_missed_repeats():
+    m = B.ButtonMachine()
+    m.edge(B.OK, 1, 0)
+    m.edge(B.OK, 0, 100 * MS)
+    assert m.tick(5000 * MS) == [(B.PRESS, B.OK), (B.RELEASE, B.OK), (B.SHORT, B.OK)]
+    m.edge(B.OK, 1, 6000 * MS)
+    m.edge(B.OK, 0, 7000 * MS)
+    assert m.tick(9000 * MS) == [(B.PRESS, B.OK), (B.LONG, B.OK), (B.RELEASE, B.OK)]
+    m.edge(B.UP, 1, 10000 * MS)
+    ev = m.tick(15000 * MS)
+    assert ev.count((B.REPEAT, B.UP)) == 1  # no burst after a stall
+    assert m.tick(15100 * MS) == []
+    assert m.tick(15120 * MS) == [(B.REPEAT, B.UP)]
+
+
+def test_two_buttons_at_once():
+    script = [(0, B.UP, 1), (10 * MS, B.OK, 1), (100 * MS, B.UP, 0), (200 * MS, B.OK, 0)]
+    out = run(script, 400 * MS, step_us=1 * MS)
+    assert kinds(out) == [
+        (B.PRESS, B.UP), (B.PRESS, B.OK), (B.RELEASE, B.UP), (B.SHORT, B.UP),
+        (B.RELEASE, B.OK), (B.SHORT, B.OK),
+    ]
+
+
+def test_duplicate_levels_count_as_activity():
+    # the IRQ reads the pin, so a fast bounce may show as down, down
+    script = [(0, B.OK, 1), (5 * MS, B.OK, 1), (50 * MS, B.OK, 0), (55 * MS, B.OK, 0)]
+    out = run(script, 300 * MS, step_us=1 * MS)
+    assert out[0] == (25 * MS, B.PRESS, B.OK)
+    assert out[1] == (75 * MS, B.RELEASE, B.OK)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    start=st.integers(0, WRAP - 1),
+    press_bounces=st.lists(st.integers(50, 4000), max_size=7),
+    release_bounces=st.lists(st.integers(50, 4000), max_size=7),
+    hold_ms=st.integers(60, 2000),
+    button=st.integers(0, 5),
+)
+def test_any_bounce_pattern_gives_one_press(start, press_bounces, release_bounces, hold_ms, button):
+    script = []
+    t = 0
+    level = 1
+    for gap in press_bounces:  # bouncing while closing: ends closed
+        script.append((t, button, level))
+        t += gap
+        level ^= 1
+    script.append((t, button, 1))
+    settled = t
+    t = settled + hold_ms * MS
+    level = 0
+    for gap in release_bounces:
+        script.append((t, button, level))
+        t += gap
+        level ^= 1
+    script.append((t, button, 0))
+    out = run(script, t + 100 * MS, start, step_us=3 * MS)
+    ks = kinds(out)
+    assert ks.count((B.PRESS, button)) == 1
+    assert ks.count((B.RELEASE, button)) == 1
+    assert ks[0] == (B.PRESS, button)
+    assert ks[-1][0] in (B.RELEASE, B.SHORT)
+    held_us = hold_ms * MS
+    if held_us >= B.ButtonMachine.LONG_US + 3 * MS:
+        assert (B.LONG, button) in ks and (B.SHORT, button) not in ks
+    elif held_us < B.ButtonMachine.LONG_US:
+        assert (B.SHORT, button) in ks and (B.LONG, button) not in ks
+
+
+# --- the ring ---------------------------------------------------------------
+
+def test_ring_order_and_overflow():
+    r = B.EdgeRing(4)
+    assert r.get() is None
+    for i in range(6):
+        r.put(i, i & 1, 1000 + i)
+    assert r.overflows == 2 and len(r) == 4
+    assert [r.get() for _ in range(5)] == [(0, 0, 1000), (1, 1, 1001), (2, 0, 1002), (3, 1, 1003), None]
+    # keeps working across its own index wrap, many times over
+    for i in range(1000):
+        r.put(i % 10, 1, (WRAP - 500 + i) % WRAP)
+        assert r.get() == (i % 10, 1, (WRAP - 500 + i) % WRAP)
+    assert r.overflows == 2
+
+
+# --- Buttons on the stand-in machine ----------------------------------------
+
+@pytest.fixture
+def hw():
+    machine.sim_reset()
+    clock = VirtualClock(start_us=WRAP - 50 * MS)
+    return clock, B.Buttons(machine, pico, clock, ring_size=16)
+
+
+def test_buttons_on_stand_in_machine(hw):
+    clock, btn = hw
+    pins = pico.NAV_PINS
+    for p in pins + pico.CALL_PINS:  # pulled up, open
+        assert machine.level(p) == 1
+    machine.press(pins[B.OK])
+    clock.advance_ms(1)
+    machine.release(pins[B.OK])  # bounce
+    clock.advance_ms(1)
+    machine.press(pins[B.OK])
+    assert btn.poll() == ([], [])
+    clock.advance_ms(30)
+    assert btn.poll() == ([(B.PRESS, B.OK)], [])
+    assert btn.held(B.OK)
+    clock.advance_ms(100)
+    machine.release(pins[B.OK])
+    clock.advance_ms(30)
+    assert btn.poll() == ([(B.RELEASE, B.OK), (B.SHORT, B.OK)], [])
+
+
+def test_call_buttons_pass_raw_edges(hw):
+    machine.sim_reset()
+    clock = VirtualClock(start_us=WRAP - 200)
+    btn = B.Buttons(machine, pico, clock)
+    t0 = clock.ticks_us()
+    machine.press(pico.CALL_P2)
+    clock.advance_us(150)
+    machine.release(pico.CALL_P2)
+    clock.advance_us(150)
+    machine.press(pico.CALL_P2)
+    clock.advance_us(70)
+    machine.press(pico.CALL_P1)
+    ev, calls = btn.poll()
+    assert ev == []
+    assert calls == [(2, 1, t0), (2, 0, (t0 + 150) % WRAP), (2, 1, (t0 + 300) % WRAP), (1, 1, (t0 + 370) % WRAP)]
+    assert t0 + 370 > WRAP  # crossed the wrap point
+
+
+def test_ring_overflow_resyncs_to_pin_levels(hw):
+    clock, btn = hw
+    up = pico.NAV_PINS[B.UP]
+    for _ in range(20):  # 40 edges into a ring of 16
+        machine.press(up)
+        clock.advance_us(100)
+        machine.release(up)
+        clock.advance_us(100)
+    machine.press(up)
+    assert btn.overflows > 0
+    btn.poll()
+    clock.advance_ms(25)
+    ev, _ = btn.poll()
+    assert (B.PRESS, B.UP) in ev and btn.held(B.UP)
+    machine.release(up)
+    clock.advance_ms(25)
+    ev, _ = btn.poll()
+    assert ev[0] == (B.RELEASE, B.UP)
+
+
+def test_button_held_at_start_is_seen(hw):
+    machine.sim_reset()
+    clock = VirtualClock()
+    machine.press(pico.BTN_BACK)
+    btn = B.Buttons(machine, pico, clock)
+    clock.advance_ms(25)
+    assert btn.poll()[0] == [(B.PRESS, B.BACK)]
+
+
+def test_event_name():
+    assert B.event_name((B.LONG, B.BACK)) == "LONG BACK"
