@@ -1,0 +1,228 @@
+"""A tiny file layer over os/open, the same on MicroPython and CPython.
+
+    st = Storage(root)            # '/' on the device, a temp folder on the computer
+    st.read_bytes(name)  -> bytes, or None when missing
+    st.read_text(name)   -> str, or None when missing (ValueError if not UTF-8)
+    st.open_read(name)   -> binary file object to read line by line, or None
+    st.append(name, data)         # one write, closed (flushed) and synced
+    st.write_atomic(name, data)   # name.new, then rename over name
+    w = st.atomic(name); w.write(..); w.commit()   # the same, streamed
+    st.exists(name) st.size(name) st.remove(name) st.rename(a, b) st.listdir()
+    st.keep_aside(name) -> 'journal.bad1'  (renames a damaged file out of the way)
+    st.recover(name=None) -> [messages]  finishes or rolls back an interrupted
+                                         atomic write (call once at start)
+
+Names are plain file names inside root (no folders). Data may be str (written as
+UTF-8) or bytes.
+
+Atomic write: write `name.new` completely, close, then rename it over `name`
+(LittleFS and POSIX replace in one step). Where rename cannot replace (FAT), `name` is
+first renamed to `name.old`, then `name.new` to `name`, then `name.old` removed.
+The commit point is the moment `name` is replaced, or `name.old` appears. So at start:
+    `name.new` without `name.old`  -> not committed: removed, `name` stays as it was
+    `name.new` with `name.old`     -> committed: `name.new` becomes `name`
+    `name.old` with `name`         -> leftover: removed
+    `name.old` alone               -> put back as `name`
+
+The file system is a seam: `fs` is any object with open(path, mode), rename, remove,
+stat, listdir, mkdir and sync (host_sim/flakyfs.py cuts the power in it).
+"""
+
+import os
+
+
+class OsFS:
+    """The real file system (MicroPython or CPython)."""
+
+    def open(self, path, mode):
+        return open(path, mode)
+
+    def rename(self, a, b):
+        os.rename(a, b)
+
+    def remove(self, path):
+        os.remove(path)
+
+    def stat(self, path):
+        return os.stat(path)
+
+    def listdir(self, path):
+        return os.listdir(path)
+
+    def mkdir(self, path):
+        os.mkdir(path)
+
+    def sync(self):
+        if hasattr(os, "sync"):
+            os.sync()
+
+
+def _bytes(data):
+    if isinstance(data, str):
+        return data.encode("utf-8")
+    return bytes(data)
+
+
+class AtomicWriter:
+    def __init__(self, storage, name):
+        self._st = storage
+        self.name = name
+        st = storage
+        st.recover(name)  # leftovers would make the commit point ambiguous
+        self._f = st.fs.open(st.path(name + ".new"), "wb")
+
+    def write(self, data):
+        self._f.write(_bytes(data))
+
+    def commit(self):
+        st = self._st
+        fs = st.fs
+        self._f.close()
+        self._f = None
+        fs.sync()
+        new, target = st.path(self.name + ".new"), st.path(self.name)
+        try:
+            fs.rename(new, target)
+        except OSError:
+            if not st.exists(self.name):
+                raise
+            old = st.path(self.name + ".old")
+            fs.rename(target, old)
+            fs.rename(new, target)
+            fs.remove(old)
+        fs.sync()
+
+    def abort(self):
+        if self._f is not None:
+            self._f.close()
+            self._f = None
+        self._st.remove(self.name + ".new")
+
+
+class Storage:
+    def __init__(self, root="/", fs=None):
+        self.fs = fs if fs is not None else OsFS()
+        root = root.rstrip("/")
+        self.root = root
+        if root:
+            try:
+                self.fs.stat(root)
+            except OSError:
+                self.fs.mkdir(root)
+
+    def path(self, name):
+        return self.root + "/" + name
+
+    def exists(self, name):
+        try:
+            self.fs.stat(self.path(name))
+            return True
+        except OSError:
+            return False
+
+    def size(self, name):
+        try:
+            return self.fs.stat(self.path(name))[6]
+        except OSError:
+            return None
+
+    def open_read(self, name):
+        try:
+            return self.fs.open(self.path(name), "rb")
+        except OSError:
+            return None
+
+    def read_bytes(self, name):
+        f = self.open_read(name)
+        if f is None:
+            return None
+        try:
+            return f.read()
+        finally:
+            f.close()
+
+    def read_text(self, name):
+        data = self.read_bytes(name)
+        return None if data is None else data.decode("utf-8")
+
+    def append(self, name, data):
+        f = self.fs.open(self.path(name), "ab")
+        try:
+            f.write(_bytes(data))
+        finally:
+            f.close()
+        self.fs.sync()
+
+    def atomic(self, name):
+        return AtomicWriter(self, name)
+
+    def write_atomic(self, name, data):
+        w = AtomicWriter(self, name)
+        w.write(data)
+        w.commit()
+
+    def remove(self, name):
+        """True when a file was removed, False when there was none."""
+        if not self.exists(name):
+            return False
+        self.fs.remove(self.path(name))
+        return True
+
+    def rename(self, a, b):
+        self.fs.rename(self.path(a), self.path(b))
+
+    def listdir(self):
+        try:
+            return sorted(self.fs.listdir(self.root or "/"))
+        except OSError:
+            return []
+
+    def keep_aside(self, name, limit=99):
+        """Rename a damaged file to base.badN (first free N; the last one is reused)."""
+        dot = name.rfind(".")
+        base = name[:dot] if dot > 0 else name
+        for n in range(1, limit + 1):
+            aside = base + ".bad" + str(n)
+            if not self.exists(aside):
+                break
+        else:
+            self.fs.remove(self.path(aside))
+        self.rename(name, aside)
+        return aside
+
+    def recover(self, name=None):
+        """Finish or roll back interrupted atomic writes; returns what was done."""
+        if name is None:
+            names = []
+            for n in self.listdir():
+                if n.endswith(".new") or n.endswith(".old"):
+                    if n[:-4] not in names:
+                        names.append(n[:-4])
+        else:
+            names = [name]
+        done = []
+        for n in names:
+            has_new = self.exists(n + ".new")
+            has_old = self.exists(n + ".old")
+            has = self.exists(n)
+            if has_new and has_old:
+                if has:
+                    self.remove(n + ".new")
+                    self.remove(n + ".old")
+                    done.append(n + ": dropped unfinished write")
+                else:
+                    self.rename(n + ".new", n)
+                    self.remove(n + ".old")
+                    done.append(n + ": finished write")
+            elif has_new:
+                self.remove(n + ".new")
+                done.append(n + ": dropped unfinished write")
+            elif has_old:
+                if has:
+                    self.remove(n + ".old")
+                else:
+                    self.rename(n + ".old", n)
+                    done.append(n + ": restored")
+        if done:
+            self.fs.sync()
+        return done

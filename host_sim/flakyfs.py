@@ -1,0 +1,136 @@
+"""A file system that loses power: the seam for firmware.storage.Storage(fs=...).
+
+    fs = FlakyFS(cut_at=7)          # the 7th write operation is the last one
+    st = Storage(tmpdir, fs)
+    ... raises PowerCut at that operation ...
+    Storage(tmpdir)                  # "power back": the files hold exactly what
+                                     # was written before the cut
+
+Write operations, counted in `fs.writes`: opening a file for writing (creates or
+truncates it), each file write(), rename and remove. At operation number `cut_at`:
+a write() puts only its first `torn(len(data))` bytes on disk (default: half) and
+raises PowerCut; any other operation is not done and raises PowerCut. After the cut,
+every operation raises PowerCut (the device is off). Reads are never counted.
+
+PowerCut derives from BaseException so that no `except Exception` in the firmware
+can swallow it, just as firmware cannot catch a real power cut.
+
+`rename_replaces=False` makes rename refuse an existing target, like FAT.
+"""
+
+import errno
+import os
+
+
+class PowerCut(BaseException):
+    pass
+
+
+def half(n):
+    return n // 2
+
+
+class FlakyFile:
+    def __init__(self, fs, f, writing):
+        self._fs = fs
+        self._f = f
+        self._writing = writing
+
+    def write(self, data):
+        fs = self._fs
+        if fs._op():
+            n = fs.torn(len(data))
+            self._f.write(bytes(data[:n]))
+            self._f.flush()
+            self._f.close()
+            raise PowerCut("power cut in write #%d (%d of %d bytes)" % (fs.writes, n, len(data)))
+        n = self._f.write(data)
+        self._f.flush()
+        return n
+
+    def read(self, *a):
+        self._fs._alive()
+        return self._f.read(*a)
+
+    def readline(self, *a):
+        self._fs._alive()
+        return self._f.readline(*a)
+
+    def __iter__(self):
+        return iter(self.readline, b"")
+
+    def flush(self):
+        self._fs._alive()
+        self._f.flush()
+
+    def close(self):
+        self._f.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class FlakyFS:
+    def __init__(self, cut_at=None, torn=half, rename_replaces=True):
+        self.cut_at = cut_at
+        self.torn = torn
+        self.rename_replaces = rename_replaces
+        self.writes = 0
+        self.dead = False
+        self.log = []  # (op, path) for every counted operation
+
+    def _alive(self):
+        if self.dead:
+            raise PowerCut("the power is off")
+
+    def _op(self, what="write", path=None):
+        """Count one write operation; True when the power goes at this one."""
+        self._alive()
+        self.writes += 1
+        self.log.append((what, path))
+        if self.cut_at is not None and self.writes >= self.cut_at:
+            self.dead = True
+            return True
+        return False
+
+    def open(self, path, mode):
+        self._alive()
+        writing = "w" in mode or "a" in mode or "+" in mode
+        if writing and self._op("open " + mode, path):
+            raise PowerCut("power cut opening %s" % path)
+        f = open(path, mode.replace("b", "") + "b", buffering=0 if writing else -1)
+        return FlakyFile(self, f, writing)
+
+    def rename(self, a, b):
+        self._alive()
+        if not self.rename_replaces and os.path.exists(b):
+            raise OSError(errno.EEXIST, "exists")
+        if self._op("rename", a + " -> " + b):
+            raise PowerCut("power cut renaming %s" % a)
+        os.rename(a, b)
+
+    def remove(self, path):
+        self._alive()
+        if not os.path.exists(path):
+            raise OSError(errno.ENOENT, "no such file")
+        if self._op("remove", path):
+            raise PowerCut("power cut removing %s" % path)
+        os.remove(path)
+
+    def stat(self, path):
+        self._alive()
+        return os.stat(path)
+
+    def listdir(self, path):
+        self._alive()
+        return os.listdir(path)
+
+    def mkdir(self, path):
+        self._alive()
+        os.mkdir(path)
+
+    def sync(self):
+        self._alive()
