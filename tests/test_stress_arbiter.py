@@ -200,3 +200,10 @@ def test_STR_22_save_and_restore():
     a.arm(100000)
     a.restore(saved)
     assert a.save() == saved and decision(a) == (None, True, 10, 2)
+
+
+def test_STR_16_the_slow_window_limit_is_inclusive():
+    for gap, expect in ((100000, 2), (100001, None)):
+        a = armed(players=3, slow_window_us=100000)
+        feed(a, [(0, "d", 10), (1, "d", 10 + gap), (2, "d", 11 + gap)])
+        assert a.loser() == expect, gap  # P2 in time: P3 alone is late; else both are
