@@ -11,6 +11,9 @@ at most 7 wilds, every stack a shape that can exist), then scored at `end`.
     P1 out
     end
 
+A project extension (STD-34, core.stackdeck_counts) takes a player's stacks as six
+counts instead of named cards: `P2 counts 1 0 2 0 1 1`.
+
 Undo any line with pop(); edit an ended round with edit_round(r, lines), which
 rewrites that round's lines in the history so the transcript still replays.
 The deck model: core.stackdeck_cards; the stack checker: core.stackdeck_stacks;
@@ -22,6 +25,8 @@ from core.errors import IllegalAction
 from core.game import Game
 from core import stackdeck_stacks as st
 from core.stackdeck_round import RoundSheet, ROUND, END, TURNED, UNTURNED, OUT, ENTRY_VERBS
+from core import stackdeck_counts as ct
+from core.stackdeck_counts import COUNTS
 
 MAX_ROUNDS = 99
 
@@ -59,7 +64,7 @@ class StackDeck(Game):
     def _parse(self, actor, tokens):
         verb = tokens[0].lower()
         rest = tokens[1:]
-        for word in (ROUND, END, TURNED, UNTURNED, OUT):
+        for word in (ROUND, END, TURNED, UNTURNED, OUT, COUNTS):
             if verb == word:
                 verb = word  # the module's own string: history keeps one per action
         if verb == ROUND or verb == END:
@@ -75,6 +80,8 @@ class StackDeck(Game):
                 if rest:
                     raise IllegalAction("too many words")
                 return (actor, OUT)
+            if verb == COUNTS:  # STD-34, a project extension
+                return (actor, COUNTS, ct.parse(rest))
             if not rest:
                 raise IllegalAction("no stack given")
             return (actor, verb, tuple([st.parse_stack(t, self.letters) for t in rest]))
@@ -85,7 +92,9 @@ class StackDeck(Game):
         if action[0] is not None:
             words.append(notation.format_player(action[0]))
         words.append(action[1])
-        if len(action) > 2:
+        if action[1] == COUNTS:
+            words.append(ct.format_counts(action[2]))
+        elif len(action) > 2:
             for stack in action[2]:
                 words.append(st.stack_name(stack, self.letters))
         return " ".join(words)

@@ -5,13 +5,15 @@ checked before anything changes; the last one in can be taken back out (undo).
 
 from core.errors import IllegalAction
 from core import stackdeck_stacks as st
+from core import stackdeck_counts as ct
+from core.stackdeck_counts import COUNTS
 
 ROUND = "round"
 END = "end"
 TURNED = "turned"
 UNTURNED = "unturned"
 OUT = "out"
-ENTRY_VERBS = (TURNED, UNTURNED, OUT)
+ENTRY_VERBS = (TURNED, UNTURNED, OUT, COUNTS)  # counts: STD-34, a project extension
 
 
 class RoundSheet:
@@ -22,6 +24,9 @@ class RoundSheet:
         self.out = []  # 1-based players who said `out`, in order
         self.used = set()  # numbered cards on the table this round
         self.wilds = 0
+        self.counts = [[0] * ct.FIELDS for _ in range(players)]  # STD-34, summed
+        self.counted_cards = 0  # the fewest cards the counts hold, all players
+        self.counted_wilds = 0
         self.lines = []  # the entry actions, in order
 
     def check(self, action, letters=st.COLOURS):
@@ -31,8 +36,16 @@ class RoundSheet:
             if p in self.out:
                 raise IllegalAction("P%d is out already" % p)
             return
+        if verb == COUNTS:
+            counts = action[2]
+            ct.check_shape(counts)
+            if self.wilds + self.counted_wilds + ct.wilds(counts) > st.DECK_WILDS:
+                raise IllegalAction("more than 7 wilds")
+            if self._cards() + ct.cards(counts) > st.DECK_SIZE:
+                raise IllegalAction(ct.TOO_MANY_CARDS)
+            return
         seen = []
-        wilds = self.wilds
+        wilds = self.wilds + self.counted_wilds
         for stack in action[2]:
             if verb == TURNED:
                 st.check_turned(stack)
@@ -47,6 +60,21 @@ class RoundSheet:
                     raise IllegalAction("%s used twice" % st.card_name(c, letters))
                 else:
                     seen.append(c)
+        if self.counted_cards:  # STD-34: counted stacks hold cards too
+            new_wilds = wilds - self.wilds - self.counted_wilds
+            if self._cards() + len(seen) + new_wilds > st.DECK_SIZE:
+                raise IllegalAction(ct.TOO_MANY_CARDS)
+
+    def _cards(self):
+        """Cards on the table this round as far as known (named and counted)."""
+        return len(self.used) + self.wilds + self.counted_cards
+
+    def _count(self, p, counts, sign):
+        row = self.counts[p - 1]
+        for i in range(ct.FIELDS):
+            row[i] += sign * counts[i]
+        self.counted_cards += sign * ct.cards(counts)
+        self.counted_wilds += sign * ct.wilds(counts)
 
     def add(self, action):
         """Add a checked entry."""
@@ -54,6 +82,9 @@ class RoundSheet:
         self.lines.append(action)
         if verb == OUT:
             self.out.append(p)
+            return
+        if verb == COUNTS:
+            self._count(p, action[2], 1)
             return
         target = self.turned if verb == TURNED else self.unturned
         for stack in action[2]:
@@ -70,6 +101,9 @@ class RoundSheet:
         p, verb = action[0], action[1]
         if verb == OUT:
             self.out.pop()
+            return action
+        if verb == COUNTS:
+            self._count(p, action[2], -1)
             return action
         target = self.turned if verb == TURNED else self.unturned
         for stack in action[2]:
@@ -88,7 +122,7 @@ class RoundSheet:
         if len(self.out) > 1:
             raise IllegalAction("only one goes out")
         p = self.out[0]
-        if self.unturned[p - 1]:
+        if self.unturned[p - 1] or self.counts[p - 1][ct.UNTURNED]:
             raise IllegalAction("P%d out, has unturned" % p)
 
     def scores(self):
@@ -100,6 +134,7 @@ class RoundSheet:
                 total += st.turned_points(stack)
             for stack in self.unturned[p]:
                 total += st.unturned_points(stack)
+            total += ct.points(self.counts[p])
             out.append(total)
         return out
 
