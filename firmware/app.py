@@ -1,7 +1,7 @@
 """The app loop: take input events, hand them to the top screen, redraw what changed.
 
-One loop, no threads. Power and screen care live here: after DIM_AFTER_MS of no input
-the screen dims, after the sleep timeout it turns off, and a press wakes it. A press
+One loop, no threads. Power and screen care live here: after the dim timeout of no input
+the screen dims, after the sleep timeout (both in settings) it turns off, and a press wakes it. A press
 that wakes a sleeping screen does nothing else (the player could not see what it would
 do). An unexpected exception is logged to `error.log`, shown on an error screen, and
 the app restarts into the saved game: it never leaves a frozen screen.
@@ -17,8 +17,7 @@ ERROR_LOG_MAX = 8192
 
 
 class App:
-    DIM_AFTER_MS = 45000
-    DIM_CONTRAST = 8
+    DIM_CONTRAST = 1
     TOAST_MS = 2500
     LOOP_MS = 10
     RESTART_AFTER_MS = 8000
@@ -76,6 +75,12 @@ class App:
         self._toast_until = self.hw.clock.ticks_add(self.hw.clock.ticks_ms(), ms or self.TOAST_MS)
         self.redraw()
 
+    def player_label(self, p):
+        """'P2' or 'P2 ANN': the seat always, the name when one was given."""
+        name = self.settings.name(p)
+        seat = "P%d" % p
+        return seat if name == seat else seat + " " + name
+
     def beep(self, freq=1760, ms=40):
         if self.settings.get("buzzer") and self.hw.buzzer is not None:
             self.hw.buzzer.beep(freq, ms)
@@ -91,6 +96,8 @@ class App:
         self.screens = []
         self.push(HomeScreen(self))
         self.session, report = Session.resume(self.journal)
+        report = report or self.report
+        self.report = None
         if report:
             self.toast(report, 4000)
         if self.session is not None:
@@ -98,7 +105,7 @@ class App:
         self.apply_display_settings()
 
     def apply_display_settings(self):
-        self.fb.contrast(self.settings.get("brightness"))
+        self.fb.contrast(self.settings.contrast())
 
     # The loop ------------------------------------------------------------------
 
@@ -178,10 +185,11 @@ class App:
             return
         idle = self.hw.clock.ticks_diff(now, self._last_input)
         sleep_ms = self.settings.get("sleep_s") * 1000
+        dim_ms = self.settings.get("dim_s") * 1000
         if not self._asleep and sleep_ms and idle >= sleep_ms:
             self._asleep = True
             self.fb.poweroff()
-        elif not self._dimmed and not self._asleep and idle >= min(self.DIM_AFTER_MS, sleep_ms or self.DIM_AFTER_MS):
+        elif not self._dimmed and not self._asleep and dim_ms and idle >= dim_ms:
             self._dimmed = True
             self.fb.contrast(self.DIM_CONTRAST)
 
@@ -201,7 +209,8 @@ class App:
         from firmware.screens.error import ErrorScreen
         if self.crashes > 3:
             # Crashing again and again: the saved game itself may be the cause.
-            self.journal.set_aside()
+            from firmware.session import set_aside
+            set_aside(self.journal)
         try:
             self.screens = [ErrorScreen(self, error)]
             self._asleep = False

@@ -12,6 +12,12 @@ from core.games import new_game
 JOURNAL = "game.txt"
 
 
+def set_aside(journal):
+    """Keep a journal that cannot be used under another name (journal.bad1, ...)."""
+    if journal.storage.exists(journal.name):
+        journal.storage.keep_aside(journal.name)
+
+
 class Session:
     def __init__(self, game, journal):
         self.game = game
@@ -27,20 +33,21 @@ class Session:
     def resume(cls, journal):
         """(session or None, report or None) from the journal on flash."""
         lines, report = journal.load()
+        message = report["message"] if report else None
         if not lines:
-            return None, report
+            return None, message
         try:
             game, error = transcript.replay(lines)
         except (transcript.TranscriptError, IllegalAction) as e:
-            journal.set_aside()
-            return None, "saved game unreadable: %s" % e
+            set_aside(journal)
+            return None, "Saved game unreadable: %s" % e
         if error is not None:
             # Only lines the rules accepted were ever written, so this is damage:
-            # keep the good part, set the rest aside, and say so.
-            journal.set_aside()
+            # keep the good part, set the whole file aside, and say so.
+            set_aside(journal)
             journal.start(transcript.write(game))
-            return cls(game, journal), "saved game cut at line %d" % error[0]
-        return cls(game, journal), report
+            return cls(game, journal), "Saved game cut at line %d" % error[0]
+        return cls(game, journal), message
 
     @property
     def name(self):

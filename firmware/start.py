@@ -29,7 +29,11 @@ def build(machine, board, clock, root):
 
     hw = open_hardware(board, machine, clock, root)
     settings = Settings(hw.storage)
-    return App(hw, settings, Journal(hw.storage, JOURNAL))
+    report = settings.load()
+    app = App(hw, settings, Journal(hw.storage, JOURNAL))
+    if report:
+        app.report = report["message"]
+    return app
 
 
 def main(board_name=None):

@@ -44,7 +44,7 @@ class SimDevice:
         self.clock = clock or VirtualClock(start_us=start_us)
         _machine.set_time_source(self.clock.ticks_ms)
         self.board = start.board_module(board)
-        self.emu = SSD1306Emulator(self.board.OLED_WIDTH, self.board.OLED_HEIGHT)
+        self.emu = SSD1306Emulator(self.board.OLED_ADDR)
         _machine.attach_i2c(self.board.OLED_ADDR, self.emu)
         self.app = start.build(_machine, self.board, self.clock, root)
         self.app.start()
@@ -107,7 +107,7 @@ class SimDevice:
 
     def pixels(self):
         """The panel's visible image: 64 rows of 128 ints (0 or 1)."""
-        return self.emu.image()
+        return self.emu.pixels()
 
     def framebuffer_pixels(self):
         fb = self.app.fb
@@ -122,11 +122,11 @@ class SimDevice:
 
     def text(self):
         from host_sim.screenshot import to_text
-        return to_text(self.pixels())
+        return to_text(self.emu)
 
     def screenshot(self, path, scale=4):
         from host_sim.screenshot import save_png
-        save_png(self.pixels(), path, scale=scale)
+        save_png(self.emu, path, scale=scale)
 
 
 _glyph_cache = {}

@@ -79,12 +79,13 @@ class NewGameScreen(Screen):
         from firmware.session import Session
         try:
             session = Session.new(self.app.journal, self.name, self.players,
-                                  self.app.settings.game_options(self.name))
+                                  self.app.settings.rules(self.name))
         except (IllegalAction, OSError) as e:
             self.app.toast(str(e))
             return
         self.app.session = session
         self.app.settings.set("players", self.players)
+        self.app.settings.save()
         self.app.replace(game_screen(self.app, session))
 
     def draw(self, fb):

@@ -1,68 +1,83 @@
-"""Settings: players and names, brightness, sleep, buzzer, and each game's house rules.
+"""Settings: players and names, brightness, dimming, sleep, buzzer, and house rules.
 
-Every change is saved at once (atomically, by firmware.settings), so a power cut never
+LEFT/RIGHT change the selected value, OK opens the rows that lead further. Every
+change is saved at once (atomically, by firmware.settings), so a power cut never
 leaves half a settings file.
 """
 
+from core.errors import IllegalAction
 from core.games import GAMES, ORDER, game_class
 from firmware import buttons as b
 from firmware.screen import MenuScreen, is_step
 from firmware.screens.textentry import TextEntryScreen
 
-BRIGHTNESS_STEPS = (16, 64, 128, 192, 255)
-SLEEP_STEPS = (0, 60, 120, 300, 600, 1800)  # seconds; 0 = never
+TIME_STEPS = (0, 15, 30, 60, 120, 300, 600, 1800, 3600)  # seconds; 0 = never
 
 
-def _next(steps, value, step):
-    """The neighbour of `value` in `steps` (values between steps snap to one)."""
+def step_in(steps, value, step):
+    """The neighbour of `value` in `steps` (a value between steps snaps to one)."""
     i = 0
     while i < len(steps) - 1 and steps[i] < value:
         i += 1
     return steps[max(0, min(len(steps) - 1, i + step))]
 
 
-class SettingsScreen(MenuScreen):
-    """LEFT/RIGHT change the selected value; OK opens the rows that lead further."""
+def seconds(s):
+    if not s:
+        return "never"
+    return "%ds" % s if s < 60 else "%dm" % (s // 60)
 
+
+class SettingsScreen(MenuScreen):
     title = "Settings"
 
     def enter(self):
         s = self.app.settings
-        sleep = s.get("sleep_s")
         rows = [
-            ("Players   %d" % s.get("players"), self._names, self._players),
-            ("Names...", self._names, None),
-            ("Bright    %d%%" % (s.get("brightness") * 100 // 255), None, self._brightness),
-            ("Sleep     %s" % (("%dm" % (sleep // 60)) if sleep else "never"), None, self._sleep),
-            ("Buzzer    %s" % ("on" if s.get("buzzer") else "off"), None, self._buzzer),
+            ("Players    %d" % s.get("players"), self._players),
+            ("Names...", None),
+            ("Bright     %d/5" % s.get("brightness"), self._brightness),
+            ("Dim after %s" % seconds(s.get("dim_s")), self._dim),
+            ("Sleep     %s" % seconds(s.get("sleep_s")), self._sleep),
+            ("Buzzer     %s" % ("on" if s.get("buzzer") else "off"), self._buzzer),
         ]
+        opens = [None, self._names, None, None, None, None]
         for name in ORDER:
-            if game_class_options(name):
-                rows.append(("Rules: " + GAMES[name][2], self._rules(name), None))
-        self.rows = rows
-        self.set_entries([(r[0], r[1] or (lambda: None)) for r in rows])
+            if game_options(name):
+                rows.append(("Rules " + GAMES[name][2], None))
+                opens.append(self._rules(name))
+        self.changers = [r[1] for r in rows]
+        self.set_entries([(rows[i][0], opens[i] or self._nothing) for i in range(len(rows))])
+
+    def _nothing(self):
+        pass
 
     def on_button(self, kind, button):
         if button in (b.LEFT, b.RIGHT) and is_step(kind):
-            change = self.rows[self.menu.index][2]
+            change = self.changers[self.menu.index]
             if change is not None:
                 change(-1 if button == b.LEFT else 1)
+                self.app.settings.save()
                 self.enter()
             return
         MenuScreen.on_button(self, kind, button)
 
     def _players(self, step):
         s = self.app.settings
-        s.set("players", max(1, min(8, s.get("players") + step)))
+        s.set("players", s.get("players") + step)
 
     def _brightness(self, step):
         s = self.app.settings
-        s.set("brightness", _next(BRIGHTNESS_STEPS, s.get("brightness"), step))
+        s.set("brightness", s.get("brightness") + step)
         self.app.apply_display_settings()
+
+    def _dim(self, step):
+        s = self.app.settings
+        s.set("dim_s", step_in(TIME_STEPS, s.get("dim_s"), step))
 
     def _sleep(self, step):
         s = self.app.settings
-        s.set("sleep_s", _next(SLEEP_STEPS, s.get("sleep_s"), step))
+        s.set("sleep_s", step_in(TIME_STEPS, s.get("sleep_s"), step))
 
     def _buzzer(self, step):
         s = self.app.settings
@@ -76,10 +91,10 @@ class SettingsScreen(MenuScreen):
         return lambda: self.app.push(RulesScreen(self.app, name))
 
 
-def game_class_options(name):
+def game_options(name):
     try:
         return game_class(name).OPTIONS
-    except Exception:  # noqa: BLE001 - a game missing from this build has no rules
+    except IllegalAction:  # a game left out of this build has no rules to set
         return {}
 
 
@@ -88,35 +103,54 @@ class NamesScreen(MenuScreen):
 
     def enter(self):
         s = self.app.settings
-        entries = []
-        for p in range(1, 9):
-            entries.append(("P%d  %s" % (p, s.player_name(p)), self._edit(p)))
-        self.set_entries(entries)
+        self.set_entries([("P%d  %s" % (p, s.name(p)), self._edit(p)) for p in range(1, 9)])
 
     def _edit(self, p):
+        def done(text):
+            self.app.settings.set_name(p, text)
+            self.app.settings.save()
+
         def edit():
-            self.app.push(TextEntryScreen(
-                self.app, "Name of P%d" % p, self.app.settings.player_name(p),
-                lambda text: self.app.settings.set_player_name(p, text), length=6))
+            self.app.push(TextEntryScreen(self.app, "Name of P%d" % p, self.app.settings.name(p),
+                                          done, length=6))
         return edit
 
 
 class RulesScreen(MenuScreen):
-    """A game's house rules (the options its rule spec makes optional): LEFT/RIGHT."""
+    """A game's house rules (the options its rule spec allows). LEFT/RIGHT change the
+    selected one; the game itself refuses a value it does not accept."""
 
     def __init__(self, app, name):
-        MenuScreen.__init__(self, app, title="Rules " + GAMES[name][2])
+        MenuScreen.__init__(self, app, title="Rules")
         self.name = name
+        self.title = GAMES[name][2]
 
     def enter(self):
-        options = self.app.settings.game_options(self.name)
-        self.keys = sorted(game_class_options(self.name))
-        self.set_entries([("%s %s" % (k[:9], options[k]), lambda: None) for k in self.keys])
+        defaults = game_options(self.name)
+        self.keys = [k for k in sorted(defaults) if isinstance(defaults[k], int)]
+        rules = self.app.settings.rules(self.name)
+        self.set_entries([("%s %s" % (k[:10], rules.get(k, defaults[k])), self._nothing)
+                          for k in self.keys])
+
+    def _nothing(self):
+        pass
 
     def on_button(self, kind, button):
         if button in (b.LEFT, b.RIGHT) and is_step(kind) and self.keys:
-            key = self.keys[self.menu.index]
-            self.app.settings.step_game_option(self.name, key, -1 if button == b.LEFT else 1)
-            self.enter()
+            self._step(self.keys[self.menu.index], -1 if button == b.LEFT else 1)
             return
         MenuScreen.on_button(self, kind, button)
+
+    def _step(self, key, direction):
+        default = game_options(self.name)[key]
+        current = self.app.settings.rule(self.name, key, default)
+        step = max(1, default // 10)  # 20000 us moves by 2000; a count moves by 1
+        value = current + direction * step
+        try:
+            game_class(self.name)(game_class(self.name).MIN_PLAYERS, {key: value})
+        except IllegalAction as e:
+            self.app.toast(e.reason)
+            return
+        self.app.settings.set_rule(self.name, key, None if value == default else value)
+        self.app.settings.save()
+        self.enter()

@@ -43,8 +43,8 @@ class Stack31Screen(Screen):
             self.choice = 4
         self.app.redraw()
 
-    def _name(self, p):
-        return self.app.settings.player_name(p)
+    def _label(self, p):
+        return self.app.player_label(p)
 
     # Input ---------------------------------------------------------------------
 
@@ -72,7 +72,7 @@ class Stack31Screen(Screen):
         elif verb == DQ:
             from firmware.screens.confirm import ConfirmScreen
             p = self.game.to_move + 1
-            self.app.push(ConfirmScreen(self.app, "Disqualify P%d %s?" % (p, self._name(p)),
+            self.app.push(ConfirmScreen(self.app, "Disqualify %s?" % self._label(p),
                                         lambda: self._push((None, DQ))))
         else:
             self._push((None, verb))
@@ -123,7 +123,7 @@ class Stack31Screen(Screen):
             self._draw_end(fb)
             return
         p = g.to_move + 1
-        ui.bar(fb, "P%d %s" % (p, self._name(p)), 0, "D%d" % g.deck)
+        ui.bar(fb, self._label(p), 0, "D%d" % g.deck)
         for s in range(4):
             self._draw_pile(fb, s, s * 32)
         hands = " ".join(str(h) if g.active[i] else "-" for i, h in enumerate(g.hands))
@@ -151,7 +151,7 @@ class Stack31Screen(Screen):
         ui.bar(fb, "Game over")
         if len(winners) == 1:
             ui.center(fb, "Winner", 11)
-            name = "P%d %s" % (winners[0], self._name(winners[0]))
+            name = self._label(winners[0])
             ui.big_center(fb, name[:8], 21, 2)
         elif winners:
             ui.center(fb, "Tie", 11)
