@@ -16,7 +16,11 @@ text before the two spaces. A record's text never contains `#` or a line break.
                               written atomically
     j.append(line)            one action: one append of one line (no rewrite)
     j.pop() -> line or None   undo the last action (never a header line)
-    j.load() -> (lines, report)   the texts, header included, checksums removed
+    j.load() -> (lines, report)   the texts, header included, checksums removed;
+                              report is None or a short message for the screen,
+                              j.details the whole report (below)
+    j.set_aside() -> name     keep the journal as journal.badN (it stops being the
+                              journal); None when there was none
     j.clear()                 no journal any more
     j.count, j.header_count   records in the file, of which header lines
 
@@ -33,9 +37,10 @@ load() never raises (except for a power cut, which is no exception on a device):
     - any other bad line (damage in the middle, garbage): the file is renamed aside
       (journal.bad1, journal.bad2, ...), the good lines before the damage are
       returned and written as a fresh journal, and it is reported
-    report is None, or a dict: {"message": short plain English for the screen,
-    "line": 1-based line number of the bad line, "dropped": text or None of a torn
-    record, "aside": name of the file kept aside or None}
+    The message: "Last entry lost", "Journal damaged" or "Journal unreadable".
+    j.details is None, or a dict: {"message": that message, "line": 1-based line
+    number of the bad line, "dropped": text or None of a torn record, "aside": name
+    of the file kept aside or None}
 Blank lines and lines that begin with `#` are allowed and skipped.
 """
 
@@ -91,6 +96,7 @@ class Journal:
         self.name = name
         self.count = 0
         self.header_count = 0
+        self.details = None
 
     def start(self, header_lines):
         w = self.storage.atomic(self.name)
@@ -147,12 +153,26 @@ class Journal:
         self.header_count = h
         return last
 
+    def set_aside(self):
+        st = self.storage
+        aside = None
+        st.recover(self.name)
+        if st.exists(self.name):
+            aside = st.keep_aside(self.name)
+        self.count = self.header_count = 0
+        return aside
+
     def clear(self):
         self.storage.remove(self.name)
         self.storage.recover(self.name)
         self.count = self.header_count = 0
 
     def load(self):
+        lines, details = self._load_safely()
+        self.details = details
+        return lines, (details["message"] if details else None)
+
+    def _load_safely(self):
         try:
             return self._load()
         except Exception as e:  # unreadable: keep it aside, start afresh

@@ -1,21 +1,28 @@
 """Settings, saved atomically as a small JSON file through firmware.storage.
 
-    s = Settings(storage)            # file "settings.json"
-    report = s.load()                # None, or {"message", "aside", "fixed"}
-    s.get("brightness")              # -> 3
-    s.set("brightness", 9)           # clamped to 5; returns True (False = refused)
-    s.name(1) / s.set_name(1, "Ann") # player names, 1-based
-    s.rules("stress")                # -> dict of house-rule options (a copy)
+    s = Settings(storage)            # file "settings.json", loaded at once:
+    s.report                         # None, or a short message for the screen
+    s.details                        # None, or {"message", "aside", "fixed", ...}
+    s.get("brightness")              # -> 128
+    s.set("brightness", 999)         # clamped to 255; returns True (False = refused);
+                                     # saved at once (atomically) when it changed
+    s.player_name(1) / s.set_player_name(1, "Ann")   # 1-based (also name/set_name)
+    s.game_options("stress")         # the game's OPTIONS defaults with the house rules
+    s.step_game_option("stress", "tie_window_us", +1)   # next sensible value
+    s.rules("stress")                # only the options changed from the defaults
     s.rule("stress", "tie_window_us", 5000)      # one option, with a default
     s.set_rule("stress", "tie_window_us", 3000)  # None as value removes it
+    s.load() -> report               # read again (never raises)
     s.save()                         # atomic; does nothing when nothing changed
-    s.contrast()                     # brightness as an SSD1306 contrast 0..255
+    s.contrast()                     # the SSD1306 contrast, 0..255 (= brightness)
+
+Settings(storage, autosave=False) saves only on save().
 
 Keys and ranges (KEYS):
     players     int 1..8          default 2
     names       8 names           default P1..P8; printable ASCII without '#',
                                   at most NAME_MAX characters, blank -> default
-    brightness  int 1..5          default 3
+    brightness  int 0..255        default 128 (the panel's contrast)
     dim_s       int 0..600        seconds of inactivity before the screen dims (0 never)
     sleep_s     int 0..3600       seconds before it sleeps (0 never)
     buzzer      bool              default True
@@ -33,12 +40,17 @@ import json
 GAMES = ("stack31", "stackdeck", "stress")
 NAME_MAX = 10
 MAX_PLAYERS = 8
-LEVELS = (0, 16, 64, 128, 192, 255)  # brightness level -> contrast
+# next values for house rules stepped from the settings screen; others step by 1
+STEPS = {
+    "debounce_us": (0, 2000, 5000, 10000, 15000, 20000, 30000, 50000),
+    "tie_window_us": (0, 100, 250, 500, 1000, 2000, 5000, 10000),
+    "slow_window_us": (250000, 500000, 1000000, 1500000, 2000000, 3000000, 5000000),
+}
 
 # key: (default, low, high) for the ints
 _INTS = {
     "players": (2, 1, MAX_PLAYERS),
-    "brightness": (3, 1, 5),
+    "brightness": (128, 0, 255),
     "dim_s": (30, 0, 600),
     "sleep_s": (120, 0, 3600),
 }
@@ -93,12 +105,28 @@ def _key_ok(k):
     return True
 
 
+def _step(steps, value, step):
+    """The neighbour of value in steps (a value between steps snaps to one)."""
+    i = 0
+    while i < len(steps) - 1 and steps[i] < value:
+        i += 1
+    if steps[i] != value and step > 0 and steps[i] > value:
+        step -= 1
+    i += step
+    return steps[0 if i < 0 else len(steps) - 1 if i >= len(steps) else i]
+
+
 class Settings:
-    def __init__(self, storage, name="settings.json"):
+    def __init__(self, storage, name="settings.json", autosave=True, load=True):
         self.storage = storage
         self.filename = name
+        self.autosave = autosave
         self.data = defaults()
         self.dirty = False
+        self.report = None
+        self.details = None
+        if load:
+            self.load()
 
     # --- values ---------------------------------------------------------
     def get(self, key):
@@ -137,8 +165,15 @@ class Settings:
             return False
         if self.data.get(key) != value:
             self.data[key] = value
-            self.dirty = True
+            self._changed()
         return True
+
+    def _changed(self):
+        self.dirty = True
+        if self.autosave and not self._loading:
+            self.save()
+
+    _loading = False
 
     def name(self, i):
         if 1 <= i <= MAX_PLAYERS:
@@ -152,8 +187,14 @@ class Settings:
         name = clean_name(name, i)
         if self.data["names"][i - 1] != name:
             self.data["names"][i - 1] = name
-            self.dirty = True
+            self._changed()
         return name
+
+    def player_name(self, i):
+        return self.name(i)
+
+    def set_player_name(self, i, name):
+        return self.set_name(i, name)
 
     def rules(self, game):
         return dict(self.data["rules"].get(game, {}))
@@ -172,22 +213,58 @@ class Settings:
                 del opts[key]
                 if not opts:
                     del rules[game]
-                self.dirty = True
+                self._changed()
             return True
         if not (_is_int(value) or _word_ok(value, 16)):
             return False
         if opts.get(key) != value:
             opts[key] = value
             rules[game] = opts
-            self.dirty = True
+            self._changed()
         return True
 
+    def game_options(self, game):
+        """The game's options: its defaults (core's OPTIONS) with the house rules."""
+        out = {}
+        try:
+            from core.games import game_class
+            defaults_ = game_class(game).OPTIONS
+            for k in defaults_:
+                out[k] = defaults_[k]
+        except Exception:  # a game left out of this build: the saved rules only
+            pass
+        saved = self.data["rules"].get(game, {})
+        for k in saved:
+            out[k] = saved[k]
+        return out
+
+    def step_game_option(self, game, key, step):
+        """Move a numeric house rule to its next value (step +1 or -1); back at the
+        game's default the saved rule is removed. False when it cannot step."""
+        opts = self.game_options(game)
+        value = opts.get(key)
+        if not _is_int(value):
+            return False
+        steps = STEPS.get(key)
+        if steps is not None:
+            new = _step(steps, value, step)
+        else:
+            new = value + step
+            if new < 0:
+                new = 0
+        try:
+            from core.games import game_class
+            default = game_class(game).OPTIONS.get(key)
+        except Exception:
+            default = None
+        return self.set_rule(game, key, None if new == default else new)
+
     def contrast(self):
-        return LEVELS[self.data["brightness"]]
+        return self.data["brightness"]
 
     def reset(self):
         self.data = defaults()
-        self.dirty = True
+        self._changed()
 
     def _copy_rules(self):
         out = {}
@@ -212,7 +289,24 @@ class Settings:
 
     # --- file -----------------------------------------------------------
     def load(self):
-        """Read the file; never raises. Returns None or a report dict."""
+        """Read the file; never raises. Returns (and keeps in .report) None or a short
+        message; .details has the whole report."""
+        self._loading = True
+        try:
+            self.details = self._load()
+        finally:
+            self._loading = False
+        self.report = None
+        if self.details is not None:
+            self.report = self.details["message"]
+            if self.details["fixed"] and self.autosave:
+                try:  # write the repaired values back
+                    self.save(True)
+                except OSError:
+                    pass
+        return self.report
+
+    def _load(self):
         self.data = defaults()
         self.dirty = False
         st = self.storage

@@ -7,7 +7,7 @@
     st.append(name, data)         # one write, closed (flushed) and synced
     st.write_atomic(name, data)   # name.new, then rename over name
     w = st.atomic(name); w.write(..); w.commit()   # the same, streamed
-    st.exists(name) st.size(name) st.remove(name) st.rename(a, b) st.listdir()
+    st.exists(name) st.size(name) (0 when missing) st.remove(name) st.rename(a, b) st.listdir()
     st.keep_aside(name) -> 'journal.bad1'  (renames a damaged file out of the way)
     st.recover(name=None) -> [messages]  finishes or rolls back an interrupted
                                          atomic write (call once at start)
@@ -121,10 +121,11 @@ class Storage:
             return False
 
     def size(self, name):
+        """Bytes in the file; 0 when there is none."""
         try:
             return self.fs.stat(self.path(name))[6]
         except OSError:
-            return None
+            return 0
 
     def open_read(self, name):
         try:

@@ -134,6 +134,15 @@ def test_refuses_bad_records(tmp_path):
             j.append(bad)
 
 
+def test_set_aside(tmp_path):
+    st = Storage(str(tmp_path))
+    j = Journal(st)
+    assert j.set_aside() is None
+    j.start(HEADER)
+    assert j.set_aside() == "journal.bad1"
+    assert st.listdir() == ["journal.bad1"] and j.load() == ([], None)
+
+
 def test_clear(tmp_path):
     st = Storage(str(tmp_path))
     j = Journal(st)
@@ -164,9 +173,10 @@ def test_torn_last_record_is_dropped_and_repaired(tmp_path):
     lines = HEADER + ACTIONS[:4]
     data = good_bytes(lines) + seal("P1 draw")[:7].encode()
     j = write_raw(tmp_path, data)
-    got, report = j.load()
+    got, message = j.load()
+    report = j.details
     assert got == lines
-    assert report["message"] == "Last entry lost" and report["aside"] is None
+    assert message == "Last entry lost" and report["aside"] is None
     assert report["dropped"] == "P1 draw" and report["line"] == len(lines) + 1
     # repaired: appending now gives a clean file
     j.append("P1 draw")
@@ -175,8 +185,8 @@ def test_torn_last_record_is_dropped_and_repaired(tmp_path):
 
 def test_bad_checksum_on_last_line_is_torn(tmp_path):
     data = good_bytes(HEADER) + seal("P1 draw").replace("P1", "P2").encode() + b"\n"
-    got, report = write_raw(tmp_path, data).load()
-    assert got == HEADER and report["message"] == "Last entry lost"
+    got, message = write_raw(tmp_path, data).load()
+    assert got == HEADER and message == "Last entry lost"
 
 
 def test_last_line_without_break_is_kept(tmp_path):
@@ -194,15 +204,19 @@ def test_damage_in_the_middle_is_kept_aside(tmp_path):
     original = b"\n".join(raw)
     st = Storage(str(tmp_path))
     (tmp_path / "journal.txt").write_bytes(original)
-    got, report = Journal(st).load()
+    j = Journal(st)
+    got, message = j.load()
+    report = j.details
     assert got == lines[:4]
-    assert report["message"] == "Journal damaged" and report["line"] == 5
+    assert message == "Journal damaged" and report["line"] == 5
     assert report["aside"] == "journal.bad1"
     assert st.read_bytes("journal.bad1") == original  # kept exactly
     assert Journal(st).load() == (lines[:4], None)  # the fresh journal
     # a second damaged file goes beside the first
     (tmp_path / "journal.txt").write_bytes(original)
-    assert Journal(st).load()[1]["aside"] == "journal.bad2"
+    j = Journal(st)
+    j.load()
+    assert j.details["aside"] == "journal.bad2"
 
 
 def test_garbage_is_kept_aside(tmp_path):
@@ -210,8 +224,8 @@ def test_garbage_is_kept_aside(tmp_path):
     st = Storage(str(tmp_path))
     (tmp_path / "journal.txt").write_bytes(garbage)
     j = Journal(st)
-    got, report = j.load()
-    assert got == [] and report["aside"] == "journal.bad1"
+    got, message = j.load()
+    assert got == [] and message == "Journal damaged" and j.details["aside"] == "journal.bad1"
     assert not st.exists("journal.txt")
     assert st.read_bytes("journal.bad1") == garbage
     j.start(HEADER)  # the device goes on
@@ -219,8 +233,8 @@ def test_garbage_is_kept_aside(tmp_path):
 
 
 def test_a_hand_written_transcript_is_not_trusted(tmp_path):
-    got, report = write_raw(tmp_path, b"game stack31 players 2\nP1 draw\n").load()
-    assert got == [] and report["message"] == "Journal damaged"
+    got, message = write_raw(tmp_path, b"game stack31 players 2\nP1 draw\n").load()
+    assert got == [] and message == "Journal damaged"
 
 
 def test_unreadable_never_raises(tmp_path):
@@ -229,8 +243,8 @@ def test_unreadable_never_raises(tmp_path):
             raise OSError(5)
     st = Broken(str(tmp_path))
     (tmp_path / "journal.txt").write_bytes(good_bytes(HEADER))
-    got, report = Journal(st).load()
-    assert got == [] and report["message"] == "Journal unreadable"
+    got, message = Journal(st).load()
+    assert got == [] and message == "Journal unreadable"
 
 
 # --- power cuts -------------------------------------------------------------
@@ -261,10 +275,9 @@ def test_power_cut_after_every_write(tmp_path, torn, rename_replaces):
         assert cut, n
         # power back
         j = Journal(Storage(path, FlakyFS(rename_replaces=rename_replaces)))
-        got, report = j.load()
+        got, message = j.load()
         assert got in (expect[done], expect[done + 1]), (n, fs.log[-1])
-        if report is not None:
-            assert report["aside"] is None, (n, report)  # never "damaged" from a cut
+        assert message in (None, "Last entry lost"), n  # never "damaged" from a cut
         # the game goes on: enter again what was in flight
         resume = done + 1 if got == expect[done + 1] and got != expect[done] else done
         j2 = Journal(Storage(path, FlakyFS(rename_replaces=rename_replaces)))

@@ -16,15 +16,15 @@ def st(tmp_path):
 
 def test_defaults_without_file(st):
     s = Settings(st)
-    assert s.load() is None
+    assert s.report is None and s.load() is None
     assert s.data == defaults()
     assert s.get("players") == 2 and s.name(1) == "P1" and s.get("buzzer") is True
     assert s.save() is False  # nothing changed: no flash write
 
 
 def test_set_clamps_and_refuses(st):
-    s = Settings(st)
-    assert s.set("brightness", 9) and s.get("brightness") == 5
+    s = Settings(st, autosave=False)
+    assert s.set("brightness", 999) and s.get("brightness") == 255
     assert s.set("players", 0) and s.get("players") == 1
     assert s.set("sleep_s", -5) and s.get("sleep_s") == 0
     assert not s.set("players", "three") and s.get("players") == 1
@@ -33,19 +33,21 @@ def test_set_clamps_and_refuses(st):
     assert s.set("buzzer", 0) and s.get("buzzer") is False
     assert not s.set("buzzer", "yes")
     assert s.contrast() == 255
+    assert st.listdir() == []  # autosave off: nothing written
 
 
 def test_names(st):
-    s = Settings(st)
+    s = Settings(st, autosave=False)
     assert s.set_name(1, "  Ann\u00e9 #1  ") == "Ann 1"
     assert s.set_name(2, "A very long name indeed") == "A very lon"
     assert s.set_name(3, "   ") == "P3"
     assert s.set_name(9, "x") is None and s.set_name(0, "x") is None
     assert s.name(1) == "Ann 1" and s.name(9) == "P9"
+    assert s.set_player_name(4, "Dee") == "Dee" and s.player_name(4) == "Dee"
 
 
 def test_rules(st):
-    s = Settings(st)
+    s = Settings(st, autosave=False)
     assert s.set_rule("stress", "tie_window_us", 3000)
     assert s.set_rule("stackdeck", "colours", "ABCDE")
     assert not s.set_rule("poker", "x", 1)
@@ -59,7 +61,7 @@ def test_rules(st):
 
 
 def test_save_and_load_round_trip(st):
-    s = Settings(st)
+    s = Settings(st, autosave=False)
     s.set("players", 3)
     s.set_name(2, "Bo")
     s.set("buzzer", False)
@@ -75,11 +77,10 @@ def test_corrupt_file_is_kept_aside(st, tmp_path):
     for junk in (b"{not json", b"\xff\xfe\x00", b"[1, 2]", b""):
         (tmp_path / "settings.json").write_bytes(junk)
         s = Settings(st)
-        report = s.load()
-        assert report["message"] == "Settings reset"
+        assert s.report == "Settings reset"
         assert s.data == defaults()
         assert not st.exists("settings.json")
-        assert st.read_bytes(report["aside"]) == junk
+        assert st.read_bytes(s.details["aside"]) == junk
     assert st.exists("settings.bad4")
 
 
@@ -89,12 +90,44 @@ def test_bad_values_are_fixed_not_fatal(st, tmp_path):
            "unknown": 1}
     (tmp_path / "settings.json").write_text(json.dumps(bad))
     s = Settings(st)
-    report = s.load()
-    assert report["message"] == "Settings fixed"
-    assert set(report["fixed"]) == {"players", "brightness", "names", "buzzer", "rules"}
-    assert s.get("players") == 8 and s.get("brightness") == 3 and s.get("buzzer") is True
+    assert s.report == "Settings fixed"
+    assert set(s.details["fixed"]) == {"players", "brightness", "names", "buzzer", "rules"}
+    assert s.get("players") == 8 and s.get("brightness") == 128 and s.get("buzzer") is True
     assert s.get("names")[:4] == ["Al", "P2", "P3", "Di"]
     assert s.get("rules") == {"stress": {"tie_window_us": 5000}}
+    assert Settings(st).report is None  # the repaired values were written back
+
+
+def test_autosave_on_every_change(st):
+    s = Settings(st)
+    s.set("brightness", 64)
+    assert Settings(st).get("brightness") == 64
+    s.set_player_name(2, "Bo")
+    assert Settings(st).player_name(2) == "Bo"
+    s.set_rule("stress", "games", 3)
+    assert Settings(st).rules("stress") == {"games": 3}
+    assert st.listdir() == ["settings.json"]
+
+
+def test_game_options_and_steps(st):
+    s = Settings(st)
+    opts = s.game_options("stress")
+    assert opts["tie_window_us"] == 500 and opts["debounce_us"] == 20000
+    assert s.step_game_option("stress", "tie_window_us", 1)
+    assert s.game_options("stress")["tie_window_us"] == 1000
+    assert s.step_game_option("stress", "tie_window_us", -1)
+    assert s.rules("stress") == {}  # back at the default: nothing stored
+    s.step_game_option("stress", "games", 1)
+    assert s.game_options("stress")["games"] == 3
+    s.step_game_option("stack31", "hand_limit", -1)
+    assert s.game_options("stack31")["hand_limit"] == 5
+    assert not s.step_game_option("stackdeck", "colours", 1)  # a word: no steps
+    s.set_rule("stress", "tie_window_us", 700)  # between steps: snaps
+    s.step_game_option("stress", "tie_window_us", 1)
+    assert s.rule("stress", "tie_window_us") == 1000
+    s.set_rule("stress", "tie_window_us", 700)
+    s.step_game_option("stress", "tie_window_us", -1)
+    assert s.rules("stress") == {"games": 3}  # tie window back at its default 500
 
 
 def test_power_cut_during_save_keeps_old_or_new(tmp_path):
@@ -102,15 +135,12 @@ def test_power_cut_during_save_keeps_old_or_new(tmp_path):
         path = str(tmp_path / ("c%d" % n))
         s = Settings(Storage(path))
         s.set("players", 3)
-        s.save()
         fs = FlakyFS(cut_at=n)
         s = Settings(Storage(path, fs))
-        s.load()
-        s.set("players", 4)
         try:
-            s.save()
+            s.set("players", 4)
         except PowerCut:
             pass
         t = Settings(Storage(path))
-        assert t.load() is None
+        assert t.report is None
         assert t.get("players") in (3, 4)

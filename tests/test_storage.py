@@ -13,7 +13,7 @@ def test_plain_operations(tmp_path):
     st = Storage(str(root))  # the root folder is created
     assert root.is_dir()
     assert st.read_bytes("a.txt") is None and st.read_text("a.txt") is None
-    assert not st.exists("a.txt") and st.size("a.txt") is None
+    assert not st.exists("a.txt") and st.size("a.txt") == 0
     st.append("a.txt", "one\n")
     st.append("a.txt", b"two\n")
     assert st.read_text("a.txt") == "one\ntwo\n" and st.size("a.txt") == 8
