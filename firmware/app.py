@@ -71,7 +71,7 @@ class App:
 
     def toast(self, text, ms=None):
         """A message over the bottom of the screen for a moment: refusals, saves."""
-        self._toast = ui.wrap(text)[:2]
+        self._toast = ui.wrap(text, ui.COLS - 1)[:2]  # inside the frame
         self._toast_until = self.hw.clock.ticks_add(self.hw.clock.ticks_ms(), ms or self.TOAST_MS)
         self.redraw()
 

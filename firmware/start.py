@@ -19,7 +19,7 @@ def back_held(machine, board):
     return pin.value() == 0
 
 
-def build(machine, board, clock, root):
+def build(machine, board, clock, root, fs=None):
     """The app on a hardware layer: shared by the board and the simulator."""
     from firmware.app import App
     from firmware.hardware import open_hardware
@@ -27,7 +27,12 @@ def build(machine, board, clock, root):
     from firmware.session import JOURNAL
     from firmware.settings import Settings
 
-    hw = open_hardware(board, machine, clock, root)
+    hw = open_hardware(board, machine, clock, root, fs=fs)
+    if hw.display is None:
+        # No panel answered: keep the game going (journal, buzzer) on a screen nobody
+        # sees, rather than stop; the problem goes to the log.
+        from firmware.nodisplay import NoDisplay
+        hw.display = NoDisplay(board.OLED_WIDTH, board.OLED_HEIGHT)
     settings = Settings(hw.storage)
     report = settings.load()
     app = App(hw, settings, Journal(hw.storage, JOURNAL))

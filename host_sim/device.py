@@ -33,7 +33,7 @@ class SimDevice:
     PRESS_MS = 80  # a short, human press
     LONG_MS = 900  # longer than ButtonMachine's long press
 
-    def __init__(self, root, board="pico", start_us=0, clock=None):
+    def __init__(self, root, board="pico", start_us=0, clock=None, fs=None):
         install()
         from firmware import start
         from host_sim.ssd1306_emu import SSD1306Emulator
@@ -46,7 +46,8 @@ class SimDevice:
         self.board = start.board_module(board)
         self.emu = SSD1306Emulator(self.board.OLED_ADDR)
         _machine.attach_i2c(self.board.OLED_ADDR, self.emu)
-        self.app = start.build(_machine, self.board, self.clock, root)
+        self.fs = fs
+        self.app = start.build(_machine, self.board, self.clock, root, fs)
         self.app.start()
         self.step(0)
 
@@ -113,12 +114,17 @@ class SimDevice:
         fb = self.app.fb
         return [[fb.pixel(x, y) for x in range(fb.width)] for y in range(fb.height)]
 
-    def find_text(self, text):
+    def find_text(self, text, scale=1):
         """(x, y) where `text` shows on the panel in the 8x8 font (lit or inverted), or None."""
-        return find_text(self.pixels(), text)
+        return find_text(self.pixels(), text, scale)
 
-    def shows(self, text):
-        return self.find_text(text) is not None
+    def shows(self, text, scale=1):
+        return self.find_text(text, scale) is not None
+
+    def shows_big(self, text):
+        """`text` in the large digits of firmware.ui.big (2x or 3x)."""
+        pixels = self.pixels()
+        return find_text(pixels, text, 2) is not None or find_text(pixels, text, 3) is not None
 
     def text(self):
         from host_sim.screenshot import to_text
@@ -132,28 +138,31 @@ class SimDevice:
 _glyph_cache = {}
 
 
-def _glyph_rows(text):
-    """The rows of `text` drawn in the 8x8 font, as ints (bit 0 = leftmost pixel)."""
-    rows = _glyph_cache.get(text)
+def _glyph_rows(text, scale=1):
+    """The rows of `text` drawn in the 8x8 font at `scale`, as ints (bit 0 = leftmost)."""
+    key = (text, scale)
+    rows = _glyph_cache.get(key)
     if rows is None:
         width = 8 * len(text)
         buf = bytearray(width)
         fb = _framebuf.FrameBuffer(buf, width, 8, _framebuf.MONO_VLSB)
         fb.text(text, 0, 0, 1)
         rows = []
-        for y in range(8):
+        for y in range(8 * scale):
             bits = 0
-            for x in range(width):
-                if fb.pixel(x, y):
+            for x in range(width * scale):
+                if fb.pixel(x // scale, y // scale):
                     bits |= 1 << x
             rows.append(bits)
-        _glyph_cache[text] = rows
+        _glyph_cache[key] = rows
     return rows
 
 
-def find_text(pixels, text):
-    want = _glyph_rows(text)
-    width = 8 * len(text)
+def find_text(pixels, text, scale=1):
+    """(x, y) of `text` in the 8x8 font at `scale` (firmware.ui.big), lit or inverted."""
+    want = _glyph_rows(text, scale)
+    height = len(want)
+    width = 8 * len(text) * scale
     mask = (1 << width) - 1
     lines = []
     for row in pixels:
@@ -165,8 +174,8 @@ def find_text(pixels, text):
     full = (1 << len(pixels[0])) - 1
     for inverted in (False, True):
         rows = [(~r & full) if inverted else r for r in lines]
-        for y in range(len(rows) - 7):
+        for y in range(len(rows) - height + 1):
             for x in range(len(pixels[0]) - width + 1):
-                if all(((rows[y + i] >> x) & mask) == want[i] for i in range(8)):
+                if all(((rows[y + i] >> x) & mask) == want[i] for i in range(height)):
                     return (x, y)
     return None

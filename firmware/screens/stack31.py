@@ -139,7 +139,7 @@ class Stack31Screen(Screen):
         conquered = value == 31
         ink = 0 if conquered else 1
         if conquered:
-            fb.fill_rect(x + 1, 9, 30, 36, 1)
+            fb.fill_rect(x, 9, 32, 36, 1)
         ui.center_in(fb, cards.SUITS[s], x, 32, 10, ink)
         ui.big_center(fb, str(value), 19, 2, ink, x, 32)
         if owner is not None:
