@@ -11,6 +11,9 @@ Lines (see ../shared/contract.md):
     @T PX down / @T PX up   PX's call button closes / opens at T microseconds
     resume                  after a call, calls are taken again
     PX out                  PX has no cards left and wins the game
+    void                    the table overrules the waiting call: it counts for nothing
+    PX takes                the table names PX as taking the stacks for the waiting call
+(the last two are a project extension, STR-32 and STR-33: challenges settled by the table)
 """
 
 from core import cards
@@ -26,6 +29,8 @@ DOWN = "down"
 UP = "up"
 RESUME = "resume"
 OUT = "out"
+VOID = "void"
+TAKES = "takes"
 
 
 def fits(card, top):
@@ -70,6 +75,7 @@ class Stress(Game):
         self.game_no = 0
         self.calls = []  # closed calls: (game_no, winner, tie, margin, loser, stress), 0-based
         self.call_stress = False  # the tops showed stress when the open call was made
+        self.ruling = None  # the table's ruling on the open call: None, VOID or a 0-based player
         self.last_t = 0  # the latest @T (the notation's unwrapped microseconds)
         self.arbiter = Arbiter(n, self.options["debounce_us"], self.options["tie_window_us"],
                                self.options["slow_window_us"])
@@ -106,18 +112,18 @@ class Stress(Game):
             if rest[1] not in ("1", "2"):
                 raise IllegalAction("stack is 1 or 2")
             return (actor, PLAY, card, int(rest[1]))
-        if verb in (START, RESUME):
+        if verb in (START, RESUME, VOID):
             if actor is not None:
                 raise IllegalAction(verb + " takes no player")
             if rest:
                 raise IllegalAction("too many words")
             return (None, verb)
-        if verb == OUT:
+        if verb == OUT or verb == TAKES:
             if actor is None:
-                raise IllegalAction("who is out? PX out")
+                raise IllegalAction("who is out? PX out" if verb == OUT else "who takes? PX takes")
             if rest:
                 raise IllegalAction("too many words")
-            return (actor, OUT)
+            return (actor, verb)
         if verb in (DOWN, UP):
             raise IllegalAction("needs a time: @T PX " + verb)
         raise IllegalAction("unknown: " + first)
@@ -130,8 +136,8 @@ class Stress(Game):
             return "centre %s %s" % (cards.name(action[2]), cards.name(action[3]))
         if verb == PLAY:
             return "P%d play %s %d" % (action[0], cards.name(action[2]), action[3])
-        if verb == OUT:
-            return "P%d out" % action[0]
+        if verb == OUT or verb == TAKES:
+            return "P%d %s" % (action[0], verb)
         return verb
 
     # Reading the position ------------------------------------------------------
@@ -154,7 +160,14 @@ class Stress(Game):
 
     def _current_call(self):
         a = self.arbiter
-        return (self.game_no, a.winner(), a.tie(), a.margin_us(), a.loser(), self.call_stress)
+        ruling = self.ruling
+        if ruling is None:
+            loser = a.loser()
+        elif ruling == VOID:
+            loser = None
+        else:
+            loser = ruling
+        return (self.game_no, a.winner(), a.tie(), a.margin_us(), loser, self.call_stress, ruling)
 
     # Rules ------------------------------------------------------------------
 
@@ -197,10 +210,16 @@ class Stress(Game):
         elif verb == OUT:
             if not self.on:
                 raise self._not_on()
+        elif verb == VOID or verb == TAKES:
+            if not self.on:
+                raise self._not_on()
+            if not self.arbiter.called():
+                raise IllegalAction("no call to rule on")
 
     def _save(self):
         return (self.tops[0], self.tops[1], self.on, self.over, tuple(self.games_won),
-                self.game_no, len(self.calls), self.call_stress, self.last_t, self.arbiter.save())
+                self.game_no, len(self.calls), self.call_stress, self.last_t, self.arbiter.save(),
+                self.ruling)
 
     def _apply(self, action):
         self._check(action)
@@ -215,6 +234,7 @@ class Stress(Game):
             self.over = False
             self.game_no += 1
             self.call_stress = False
+            self.ruling = None
             self.arbiter.arm(self.last_t & TICKS_MAX)
         elif verb in (DOWN, UP):
             t = action[2]
@@ -226,10 +246,16 @@ class Stress(Game):
         elif verb == RESUME:
             self.calls.append(self._current_call())
             self.call_stress = False
+            self.ruling = None
             self.arbiter.arm(self.last_t & TICKS_MAX)
+        elif verb == VOID:
+            self.ruling = VOID
+        elif verb == TAKES:
+            self.ruling = action[0] - 1
         elif verb == OUT:
             if self.arbiter.called():
                 self.calls.append(self._current_call())
+            self.ruling = None
             self.arbiter.disarm()
             self.on = False
             self.over = True
@@ -246,6 +272,7 @@ class Stress(Game):
         self.call_stress = record[7]
         self.last_t = record[8]
         self.arbiter.restore(record[9])
+        self.ruling = record[10]
 
     def legal(self):
         """What may be pushed now, as far as the device can know.
@@ -266,6 +293,9 @@ class Stress(Game):
             out.append((None, START))
         if self.on and self.arbiter.called():
             out.append((None, RESUME))
+            out.append((None, VOID))
+            for p in range(1, n + 1):
+                out.append((p, TAKES))
         if self.on:
             for p in range(1, n + 1):
                 out.append((p, OUT))
@@ -275,7 +305,7 @@ class Stress(Game):
 
     @staticmethod
     def _call_dict(call, final):
-        return {
+        d = {
             "winner": None if call[1] is None else call[1] + 1,
             "tie": call[2],
             "margin_us": call[3],
@@ -284,6 +314,10 @@ class Stress(Game):
             "on_stress": call[5],
             "final": final,
         }
+        ruling = call[6]
+        if ruling is not None:  # only on calls the table overruled (STR-32, STR-33)
+            d["ruling"] = VOID if ruling == VOID else "P%d takes" % (ruling + 1)
+        return d
 
     def state(self):
         calls = [self._call_dict(c, True) for c in self.calls]
