@@ -163,9 +163,11 @@ class App:
         """Note the input; False when the event only wakes the screen."""
         self._last_input = now
         if self._swallow == button:
-            if kind == b.RELEASE:
-                self._swallow = -1
-            return False
+            # Everything that belongs to the waking press (its release, its SHORT or
+            # LONG, which may come after the release) is swallowed; a new press acts.
+            if kind != b.PRESS:
+                return False
+            self._swallow = -1
         if self._asleep:
             self._asleep = False
             self._dimmed = False

@@ -14,8 +14,7 @@ JOURNAL = "game.txt"
 
 def set_aside(journal):
     """Keep a journal that cannot be used under another name (journal.bad1, ...)."""
-    if journal.storage.exists(journal.name):
-        journal.storage.keep_aside(journal.name)
+    journal.set_aside()
 
 
 class Session:
@@ -32,8 +31,7 @@ class Session:
     @classmethod
     def resume(cls, journal):
         """(session or None, report or None) from the journal on flash."""
-        lines, report = journal.load()
-        message = report["message"] if report else None
+        lines, message = journal.load()
         if not lines:
             return None, message
         try:

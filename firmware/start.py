@@ -33,11 +33,9 @@ def build(machine, board, clock, root, fs=None):
         # sees, rather than stop; the problem goes to the log.
         from firmware.nodisplay import NoDisplay
         hw.display = NoDisplay(board.OLED_WIDTH, board.OLED_HEIGHT)
-    settings = Settings(hw.storage)
-    report = settings.load()
+    settings = Settings(hw.storage)  # loads at once; never raises on a bad file
     app = App(hw, settings, Journal(hw.storage, JOURNAL))
-    if report:
-        app.report = report["message"]
+    app.report = settings.report
     return app
 
 

@@ -12,6 +12,7 @@ from firmware.screen import MenuScreen, is_step
 from firmware.screens.textentry import TextEntryScreen
 
 TIME_STEPS = (0, 15, 30, 60, 120, 300, 600, 1800, 3600)  # seconds; 0 = never
+BRIGHTNESS_STEPS = (16, 64, 128, 192, 255)  # the panel's contrast
 
 
 def step_in(steps, value, step):
@@ -36,7 +37,7 @@ class SettingsScreen(MenuScreen):
         rows = [
             ("Players    %d" % s.get("players"), self._players),
             ("Names...", None),
-            ("Bright     %d/5" % s.get("brightness"), self._brightness),
+            ("Bright     %d%%" % (s.get("brightness") * 100 // 255), self._brightness),
             ("Dim after %s" % seconds(s.get("dim_s")), self._dim),
             ("Sleep     %s" % seconds(s.get("sleep_s")), self._sleep),
             ("Buzzer     %s" % ("on" if s.get("buzzer") else "off"), self._buzzer),
@@ -68,7 +69,7 @@ class SettingsScreen(MenuScreen):
 
     def _brightness(self, step):
         s = self.app.settings
-        s.set("brightness", s.get("brightness") + step)
+        s.set("brightness", step_in(BRIGHTNESS_STEPS, s.get("brightness"), step))
         self.app.apply_display_settings()
 
     def _dim(self, step):
@@ -126,11 +127,9 @@ class RulesScreen(MenuScreen):
         self.title = GAMES[name][2]
 
     def enter(self):
-        defaults = game_options(self.name)
-        self.keys = [k for k in sorted(defaults) if isinstance(defaults[k], int)]
-        rules = self.app.settings.rules(self.name)
-        self.set_entries([("%s %s" % (k[:10], rules.get(k, defaults[k])), self._nothing)
-                          for k in self.keys])
+        options = self.app.settings.game_options(self.name)
+        self.keys = [k for k in sorted(options) if isinstance(options[k], int)]
+        self.set_entries([("%s %s" % (k[:10], options[k]), self._nothing) for k in self.keys])
 
     def _nothing(self):
         pass
@@ -142,15 +141,15 @@ class RulesScreen(MenuScreen):
         MenuScreen.on_button(self, kind, button)
 
     def _step(self, key, direction):
-        default = game_options(self.name)[key]
-        current = self.app.settings.rule(self.name, key, default)
-        step = max(1, default // 10)  # 20000 us moves by 2000; a count moves by 1
-        value = current + direction * step
-        try:
+        settings = self.app.settings
+        before = settings.rules(self.name).get(key)
+        settings.step_game_option(self.name, key, direction)
+        value = settings.game_options(self.name)[key]
+        try:  # the game itself is the judge of its options
             game_class(self.name)(game_class(self.name).MIN_PLAYERS, {key: value})
         except IllegalAction as e:
+            settings.set_rule(self.name, key, before)
             self.app.toast(e.reason)
             return
-        self.app.settings.set_rule(self.name, key, None if value == default else value)
-        self.app.settings.save()
+        settings.save()
         self.enter()

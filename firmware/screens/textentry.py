@@ -30,9 +30,9 @@ class TextEntryScreen(Screen):
             self.cursor = (self.cursor + step) % len(self.chars)
         elif button == b.OK and kind == b.SHORT:
             text = "".join(self.chars).strip()
-            self.app.pop()
             if text:
-                self.on_done(text)
+                self.on_done(text)  # first, so the screen below shows the new name
+            self.app.pop()
             return
         elif button == b.BACK and kind == b.SHORT:
             self.app.pop()

@@ -1,0 +1,169 @@
+"""The app loop: power and screen care, crash recovery, settings, the other screens."""
+
+from firmware import buttons as b
+from tests.fw_helpers import draw, new_device, open_stack31
+
+
+def test_the_screen_dims_then_sleeps_and_a_press_only_wakes_it(tmp_path):
+    dev = new_device(tmp_path)
+    open_stack31(dev)
+    s = dev.app.settings
+    dev.step((s.get("dim_s") + 1) * 1000)
+    assert dev.app.dimmed and not dev.app.asleep
+    assert dev.emu.contrast == dev.app.DIM_CONTRAST
+    dev.step((s.get("sleep_s") - s.get("dim_s")) * 1000)
+    assert dev.app.asleep and not dev.emu.lit()
+    before = dev.game.to_json()
+    dev.press("OK")  # wakes, does not draw a card
+    assert not dev.app.asleep and dev.emu.lit()
+    assert dev.game.to_json() == before
+    dev.press("OK")  # now it acts
+    assert dev.game.state()["deck"] == 51
+
+
+def test_a_dimmed_screen_acts_on_the_press(tmp_path):
+    dev = new_device(tmp_path)
+    open_stack31(dev)
+    dev.step((dev.app.settings.get("dim_s") + 1) * 1000)
+    assert dev.app.dimmed
+    dev.press("OK")
+    assert not dev.app.dimmed and dev.game.state()["deck"] == 51
+
+
+def test_an_idle_screen_sends_nothing(tmp_path):
+    dev = new_device(tmp_path)
+    open_stack31(dev)
+    frames = dev.app.frames
+    dev.emu.reset_counters()
+    dev.step(2000)
+    assert dev.app.frames == frames
+    assert dev.emu.total.bytes == 0
+
+
+def test_a_press_sends_only_the_pages_that_changed(tmp_path):
+    dev = new_device(tmp_path)
+    open_stack31(dev)
+    dev.emu.reset_counters()
+    dev.press("RIGHT")  # only the action line changes
+    assert 0 < dev.emu.total.bytes < 400
+
+
+def test_an_unexpected_error_shows_logs_and_restarts_into_the_saved_game(tmp_path):
+    dev = new_device(tmp_path)
+    open_stack31(dev)
+    draw(dev)
+
+    def broken(kind, button):
+        raise ValueError("boom")
+
+    dev.app.screen.on_button = broken
+    dev.press("UP")
+    assert dev.shows("Oops - error") and dev.shows("ValueError: boom")
+    log = (tmp_path / "flash" / "error.log").read_text()
+    assert "ValueError: boom" in log and "Traceback" in log
+    dev.step(dev.app.RESTART_AFTER_MS + 100)  # restarts by itself
+    assert dev.game is not None and dev.game.state()["deck"] == 51
+    assert dev.shows("D51")
+
+
+def test_a_damaged_journal_is_reported_and_set_aside(tmp_path):
+    dev = new_device(tmp_path)
+    open_stack31(dev)
+    draw(dev)
+    draw(dev)
+    journal = tmp_path / "flash" / "game.txt"
+    lines = journal.read_text().splitlines()
+    lines[1] = "P1 draw  #~0000"  # a bad checksum in the middle
+    journal.write_text("\n".join(lines) + "\n")
+    again = new_device(tmp_path)
+    assert again.shows("Journal damaged")
+    assert (tmp_path / "flash" / "game.bad1").exists()
+    assert again.game is None or len(again.game.history) == 0
+
+
+def test_garbage_settings_fall_back_to_defaults(tmp_path):
+    (tmp_path / "flash").mkdir()
+    (tmp_path / "flash" / "settings.json").write_bytes(b"\x00\xffnot json")
+    dev = new_device(tmp_path)
+    assert dev.shows("Card companion")
+    assert dev.app.settings.get("players") == 2
+
+
+def test_settings_change_with_the_arrows_and_survive_a_restart(tmp_path):
+    dev = new_device(tmp_path)
+    while not dev.shows(">Settings"):
+        dev.press("DOWN")
+    dev.press("OK")
+    assert dev.shows("Players    2")
+    dev.press("RIGHT")
+    assert dev.shows("Players    3")
+    dev.press("DOWN")
+    dev.press("DOWN")  # brightness
+    dev.press("LEFT")
+    assert dev.app.settings.get("brightness") == 64
+    assert dev.emu.contrast == 64
+    again = new_device(tmp_path)
+    assert again.app.settings.get("players") == 3 and again.app.settings.get("brightness") == 64
+
+
+def test_a_name_typed_with_the_buttons(tmp_path):
+    dev = new_device(tmp_path)
+    while not dev.shows(">Settings"):
+        dev.press("DOWN")
+    dev.press("OK")
+    dev.press("DOWN")  # Names...
+    dev.press("OK")
+    dev.press("OK")  # P1
+    assert dev.shows("Name of P1")
+    # "P1    " -> "A1": UP from P reaches Q...; instead walk the first letter down to A
+    for _ in range(15):
+        dev.press("DOWN")
+    assert dev.app.screen.chars[0] == "A"
+    dev.press("RIGHT")
+    for _ in range(16):
+        dev.press("DOWN")  # '1' -> 'L': down through '0' and Z..L
+    dev.press("OK")
+    assert dev.app.settings.name(1) == "AL"
+    assert dev.shows("P1  AL")
+
+
+def test_about_and_back(tmp_path):
+    dev = new_device(tmp_path)
+    while not dev.shows(">About"):
+        dev.press("DOWN")
+    dev.press("OK")
+    assert dev.shows("Raspberry Pi") and dev.shows("Pico") and dev.shows("saved: none")
+    dev.press("BACK")
+    assert dev.shows("Card companion")
+
+
+def test_home_offers_to_resume_and_asks_before_replacing_a_game(tmp_path):
+    dev = new_device(tmp_path)
+    open_stack31(dev)
+    draw(dev)
+    dev.long("BACK")
+    assert dev.shows(">Resume Stack 31")
+    dev.press("DOWN")  # Stack 31 again: a new game would replace the saved one
+    dev.press("OK")
+    assert dev.shows("Start a new")
+    dev.press("BACK")
+    dev.press("UP")
+    dev.press("OK")
+    assert dev.game.state()["deck"] == 51 and dev.shows("D51")
+
+
+def test_the_buttons_bounce_without_double_presses(tmp_path):
+    from host_sim import machine
+    dev = new_device(tmp_path)
+    open_stack31(dev)
+    pin = dev.board.NAV_PINS[b.OK]
+    for _ in range(5):  # a bouncy contact: five closings within 3 ms
+        machine.press(pin)
+        dev.clock.advance_us(300)
+        machine.release(pin)
+        dev.clock.advance_us(300)
+    machine.press(pin)
+    dev.step(100)
+    machine.release(pin)
+    dev.step(100)
+    assert dev.game.state()["deck"] == 51  # one draw
