@@ -1,4 +1,6 @@
-"""python -m host_sim [replay FILE | ...]"""
+"""python -m host_sim [OPTIONS]            the device in this terminal (host_sim.terminal)
+python -m host_sim script FILE [...]       a scripted run, headless (host_sim.script)
+python -m host_sim replay FILE             a transcript applied, the state as JSON"""
 
 import sys
 
@@ -7,8 +9,21 @@ def main(argv):
     if argv and argv[0] == "replay":
         from host_sim import replay
         return replay.main(argv[1:])
-    sys.stderr.write("usage: python -m host_sim replay FILE\n")
-    return 2
+    if argv and argv[0] == "script":
+        from host_sim import script
+        return script.main(argv[1:])
+    if argv and argv[0] in ("help", "-h", "--help"):
+        sys.stdout.write(__doc__ + "\n")
+        from host_sim import terminal
+        sys.stdout.write(terminal.USAGE)
+        return 0
+    if argv and not argv[0].startswith("-"):
+        sys.stderr.write("usage: python -m host_sim [--board B] [--speed X] [--dir D]\n"
+                         "       python -m host_sim script FILE [--out DIR]\n"
+                         "       python -m host_sim replay FILE\n")
+        return 2
+    from host_sim import terminal
+    return terminal.main(argv)
 
 
 if __name__ == "__main__":
