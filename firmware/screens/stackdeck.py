@@ -1,0 +1,113 @@
+"""Stack the Deck at the table: the scoreboard, and the final standings at the end.
+
+Scoreboard: "Round r of N" in the title bar, then one row per player with the name
+from the settings, the total in large digits, and the open round's provisional
+points; "D" marks the dealer, ">" the player who starts.
+    OK          the round sheet (enter each player's stacks, who went out, end the
+                round; the history with editing is at the bottom of it)
+    RIGHT       the history of ended rounds (pick one, change its entries)
+    BACK        undo the last line
+    long BACK   home (the game stays saved)
+Final standings (after the last round): the players by total, winners inverted,
+ties shared. OK home, RIGHT history, BACK undoes the last `end`.
+"""
+
+from core.errors import IllegalAction
+from firmware import buttons as b
+from firmware import ui
+from firmware.screen import Screen
+from firmware.screens import stackdeck_view as v
+
+
+class StackDeckScreen(Screen):
+    def __init__(self, app, session):
+        Screen.__init__(self, app)
+        self.session = session
+        self.game = session.game
+
+    def enter(self):
+        self.app.redraw()
+
+    # Input ---------------------------------------------------------------------
+
+    def on_button(self, kind, button):
+        if button == b.OK and kind == b.SHORT:
+            if self.game.over:
+                self.app.home()
+            else:
+                self.open_sheet()
+        elif button == b.RIGHT and kind == b.PRESS:
+            self.open_history()
+        elif button == b.BACK and kind == b.SHORT:
+            self.undo()
+        elif button == b.BACK and kind == b.LONG:
+            self.app.home()
+
+    def open_sheet(self):
+        from firmware.screens.stackdeck_sheet import SheetScreen
+        from firmware.screens.stackdeck_target import RoundTarget
+        g = self.game
+        self.app.push(SheetScreen(self.app, RoundTarget(self.session, g.current_round(), True)))
+
+    def open_history(self):
+        if not self.game.scores:
+            self.app.toast("no round ended yet")
+            return
+        from firmware.screens.stackdeck_history import HistoryScreen
+        self.app.push(HistoryScreen(self.app, self.session))
+
+    def undo(self):
+        try:
+            action = self.session.undo()
+        except IllegalAction as e:
+            self.app.toast(e.reason)
+            return
+        self.app.toast("undone: " + self.game.format(action))
+
+    # Drawing -------------------------------------------------------------------
+
+    def draw(self, fb):
+        if self.game.over:
+            self.draw_final(fb)
+        else:
+            self.draw_board(fb)
+
+    def draw_board(self, fb):
+        g = self.game
+        r = g.current_round()
+        ui.bar(fb, "Round %d of %d" % (r, g.options["rounds"]))
+        dealer = g.dealer_of(r)
+        first = g.first_of(r)
+        prov = g.provisional()
+        out = g.open.out if g.open is not None else []
+        totals = g.totals()
+        rows = []
+        for p in range(1, g.players + 1):
+            mark = "D " if p == dealer else "> " if p == first else "  "
+            sub = ""
+            if prov is not None:
+                sub = "now " + v.signed(prov[p - 1])
+                if p in out:
+                    sub += " out"
+            rows.append((mark + v.name(self.app, p), sub, str(totals[p - 1]), False))
+        v.draw_rows(fb, rows)
+
+    def draw_final(self, fb):
+        g = self.game
+        totals = g.totals()
+        winners = g.winners()
+        if len(winners) == 1:
+            title = v.name(self.app, winners[0]) + " wins!"
+        else:
+            title = "Tie: " + " ".join([v.name(self.app, p) for p in winners])
+            if len(title) > ui.COLS:
+                title = "Tie: %d winners" % len(winners)
+        ui.bar(fb, title if len(title) <= ui.COLS else "Final standings")
+        order = sorted(range(1, g.players + 1), key=lambda p: (-totals[p - 1], p))
+        rows = []
+        for p in order:
+            rank = 1 + len([t for t in totals if t > totals[p - 1]])
+            rows.append(("%d %s" % (rank, v.name(self.app, p)), "winner" if p in winners else "",
+                         str(totals[p - 1]),
+                         p in winners))
+        v.draw_rows(fb, rows)

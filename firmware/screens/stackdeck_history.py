@@ -1,0 +1,40 @@
+"""Stack the Deck: the ended rounds, to look back and to edit.
+
+One row per ended round: its number and each player's points. OK opens the round's
+sheet for editing: each change replaces the round's lines (StackDeck.edit_round),
+the totals follow, and the journal is written anew (Session.rewrite). BACK goes back,
+a long BACK goes home.
+"""
+
+from firmware import buttons as b
+from firmware.screen import MenuScreen
+from firmware.screens import stackdeck_view as v
+
+
+class HistoryScreen(MenuScreen):
+    title = "History: OK edit"
+
+    def __init__(self, app, session):
+        MenuScreen.__init__(self, app)
+        self.session = session
+
+    def enter(self):
+        g = self.session.game
+        entries = []
+        for r in range(1, len(g.scores) + 1):
+            points = " ".join([v.signed(n) for n in g.round_scores(r)])
+            entries.append(("R%d %s" % (r, points), self._editor(r)))
+        self.set_entries(entries)
+
+    def on_button(self, kind, button):
+        if button == b.BACK and kind == b.LONG:
+            self.app.home()
+            return
+        MenuScreen.on_button(self, kind, button)
+
+    def _editor(self, r):
+        def edit():
+            from firmware.screens.stackdeck_sheet import SheetScreen
+            from firmware.screens.stackdeck_target import RoundTarget
+            self.app.push(SheetScreen(self.app, RoundTarget(self.session, r, False)))
+        return edit
