@@ -30,23 +30,27 @@ def ticks_add(t, delta):
 
 
 class Clock:
-    """Device clock. Methods are the time module's own functions where they exist."""
+    """Device clock. Its methods are the time module's own functions where they exist
+    (no wrapper call in the IRQ path), else the emulation below."""
 
     def __init__(self, time_module=None):
         tm = time_module or time
-        if hasattr(tm, "ticks_us"):
-            self.ticks_us = tm.ticks_us
-            self.ticks_ms = tm.ticks_ms
-            self.ticks_diff = tm.ticks_diff
-            self.ticks_add = tm.ticks_add
-            self.sleep_ms = tm.sleep_ms
-        else:  # CPython: emulate the wrapping counters
-            self._ns = tm.perf_counter_ns
-            self._sleep = tm.sleep
-            self.ticks_diff = ticks_diff
-            self.ticks_add = ticks_add
+        if not hasattr(tm, "ticks_us"):  # CPython: emulate the wrapping counters
+            tm = _HostTicks(tm)
+        self.ticks_us = tm.ticks_us
+        self.ticks_ms = tm.ticks_ms
+        self.ticks_diff = tm.ticks_diff
+        self.ticks_add = tm.ticks_add
+        self.sleep_ms = tm.sleep_ms
 
-    # CPython fallbacks (shadowed by instance attributes on MicroPython)
+
+class _HostTicks:
+    def __init__(self, tm):
+        self._ns = getattr(tm, "perf_counter_ns")
+        self._sleep = tm.sleep
+        self.ticks_diff = ticks_diff
+        self.ticks_add = ticks_add
+
     def ticks_us(self):
         return (self._ns() // 1000) & TICKS_MAX
 

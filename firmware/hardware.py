@@ -59,10 +59,13 @@ class Hardware:
     def _open_display(self):
         b = self.board
         try:
-            from firmware.ssd1306 import SSD1306_I2C
+            import firmware.ssd1306 as driver
         except ImportError as e:
             self.problems.append("no display driver: %s" % (e,))
             return None
+        # through getattr: hw.display is any object with the FrameBuffer methods plus
+        # show/contrast/poweron/poweroff (the app may put a stand-in there)
+        SSD1306_I2C = getattr(driver, "SSD1306_I2C")
         try:
             return SSD1306_I2C(b.OLED_WIDTH, b.OLED_HEIGHT, self.i2c, addr=b.OLED_ADDR)
         except OSError as e:
