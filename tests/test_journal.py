@@ -303,3 +303,20 @@ def test_power_cut_while_repairing_after_a_power_cut(tmp_path):
                 pass
             got, report = Journal(Storage(path)).load()
             assert got in (expect[done], expect[done + 1]), (n, m)
+
+
+def test_replay_reads_the_journal_as_it_is(tmp_path):
+    import subprocess
+    import sys
+
+    st = Storage(str(tmp_path))
+    j = Journal(st, "game.txt")
+    j.start(["game stack31 players 2"])
+    for a in ("P1 draw", "P2 draw", "P1 play 7H", "P2 draw"):
+        j.append(a)
+    j.pop()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run([sys.executable, "-m", "host_sim", "replay", st.path("game.txt")],
+                       cwd=root, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert '"to_move": 2' in r.stdout and '"deck": 50' in r.stdout
