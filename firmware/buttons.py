@@ -18,7 +18,10 @@ ButtonMachine
     Debounce: a change of a button counts once the raw level has stayed the same for
     DEBOUNCE_US after its last edge (glitches shorter than that are ignored; a press
     is reported DEBOUNCE_US after the contact settled, a bounce does not end a hold).
-    The press time is the time of the last edge before the contact settled.
+    A hold lasts from the last edge of the press's bounce burst to the first edge of
+    the release's burst (edges less than DEBOUNCE_US apart form one burst): LONG and
+    REPEAT are decided on that span, so a bouncy release never turns a short press
+    into a long one.
 
     Events are tuples (kind, button), in the order they happen:
         PRESS   the button went down (every button)
@@ -143,6 +146,8 @@ class ButtonMachine:
         self.count = count
         self.raw = [0] * count  # last raw level, 1 = down
         self.t_raw = [0] * count  # time of the last raw edge
+        self.t_burst = [0] * count  # time of the first edge of the latest burst
+        self.seen = [0] * count  # an edge was ever seen
         self.pending = [0] * count  # raw differs from state, since t_raw
         self.state = [0] * count  # debounced level, 1 = down
         self.t_press = [0] * count
@@ -155,6 +160,9 @@ class ButtonMachine:
         """A raw edge (down 1/0) of `button` at ticks `t`. Feed edges in time order."""
         self._advance_all(t)
         down = 1 if down else 0
+        if not self.seen[button] or _diff(t, self.t_raw[button]) >= self.DEBOUNCE_US:
+            self.t_burst[button] = t  # a new burst of edges begins
+            self.seen[button] = 1
         self.raw[button] = down
         self.t_raw[button] = t
         self.pending[button] = 1 if down != self.state[button] else 0
@@ -178,8 +186,12 @@ class ButtonMachine:
 
     def _advance(self, b, t):
         if self.state[b]:
-            # the hold lasted at least until a pending release edge (or until t)
-            self._timers(b, self.t_raw[b] if self.pending[b] else t)
+            # held for sure until t, or only until the burst began while edges come
+            # (they may be the release) and when they ended open
+            if self.pending[b] or _diff(t, self.t_raw[b]) < self.DEBOUNCE_US:
+                self._timers(b, self.t_burst[b])
+            else:
+                self._timers(b, t)
         if self.pending[b] and _diff(t, self.t_raw[b]) >= self.DEBOUNCE_US:
             self.pending[b] = 0
             down = self.raw[b]
