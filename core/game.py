@@ -23,6 +23,10 @@ class Game:
     MAX_PLAYERS = 8
     OPTIONS = {}
     KEY_ORDER = ()
+    # A game whose undo record would be large (a snapshot) sets this: it keeps no record
+    # per action, and pop() rebuilds the position from the history instead. Undo is
+    # rare and O(n) then, while the heap holds only the actions themselves.
+    UNDO_BY_REPLAY = False
 
     def __init__(self, players, options=None):
         if players < self.MIN_PLAYERS or players > self.MAX_PLAYERS:
@@ -85,15 +89,29 @@ class Game:
             action = self.parse(action)
         record = self._apply(action)
         self.history.append(action)
-        self._undo.append(record)
+        if not self.UNDO_BY_REPLAY:
+            self._undo.append(record)
         return action
 
     def pop(self):
         """Undo the last action and return it (IllegalAction when there is none)."""
         if not self.history:
             raise IllegalAction("nothing to undo")
+        if self.UNDO_BY_REPLAY:
+            last = self.history.pop()
+            self._replay(self.history)
+            return last
         self._revert(self._undo.pop())
         return self.history.pop()
+
+    def _replay(self, actions):
+        """Rebuild the position from the start through `actions` (all were legal)."""
+        self.history = []
+        self._undo = []
+        self._setup()
+        for action in actions:
+            self._apply(action)
+            self.history.append(action)
 
     def is_legal(self, action):
         """True when push(action) would be accepted; the state is not changed."""

@@ -52,6 +52,9 @@ class Stress(Game):
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
     OPTIONS = {"debounce_us": 20000, "tie_window_us": 500, "slow_window_us": 1000000, "games": 2}
+    # Every call edge is a line, so per-line snapshots would fill a Pico's heap in a
+    # long match: undo replays the history instead (core/game.py).
+    UNDO_BY_REPLAY = True
     KEY_ORDER = ("game", "players", "tops", "stress", "calls", "winner", "tie", "margin_us",
                  "loser", "games_won", "over")
 

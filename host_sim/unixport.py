@@ -30,7 +30,9 @@ def find_binary():
     return shutil.which("micropython")
 
 
-def run_unix(code, heap_kb=192, timeout=300):
+def run_unix(code, heap_kb=192, timeout=300, first_path=()):
+    """Run `code`; `first_path` folders come before the project on sys.path (e.g. a
+    folder of compiled .mpy files, so those load instead of the sources)."""
     binary = find_binary()
     if binary is None:
         raise UnixPortError("MicroPython unix port not installed: run tools/setup")
@@ -39,7 +41,8 @@ def run_unix(code, heap_kb=192, timeout=300):
             shutil.copy(os.path.join(ROOT, "host_sim", name + ".py"), os.path.join(tmp, name + ".py"))
         script = os.path.join(tmp, "main_bench.py")
         with open(script, "w") as f:
-            f.write("import sys\nsys.path[:0] = [%r, %r]\n" % (tmp, ROOT))
+            paths = [tmp] + list(first_path) + [ROOT]
+            f.write("import sys\nsys.path[:0] = %r\n" % (paths,))
             f.write(code)
         proc = subprocess.run([binary, "-X", "heapsize=%dK" % heap_kb, script], cwd=ROOT,
                               capture_output=True, text=True, timeout=timeout)
