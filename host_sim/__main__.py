@@ -15,7 +15,7 @@ def main(argv):
     if argv and argv[0] in ("help", "-h", "--help"):
         sys.stdout.write(__doc__ + "\n")
         from host_sim import terminal
-        sys.stdout.write(terminal.USAGE)
+        sys.stdout.write("\n" + terminal.__doc__)
         return 0
     if argv and not argv[0].startswith("-"):
         sys.stderr.write("usage: python -m host_sim [--board B] [--speed X] [--dir D]\n"

@@ -253,5 +253,6 @@ def test_tools_sim_starts_the_simulator():
     proc = subprocess.run([os.path.join(ROOT, "tools", "sim"), "--help"], cwd="/",
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("usage: python -m host_sim")
+    assert proc.stdout.startswith("python -m host_sim [OPTIONS]")
+    assert "python -m host_sim script FILE" in proc.stdout
     assert "l then a button key" in proc.stdout
