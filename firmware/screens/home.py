@@ -6,13 +6,22 @@ from firmware import ui
 from firmware.screen import MenuScreen, Screen, is_step
 
 
+def unfinished(game):
+    """A saved game still to finish. A Stress match is one until it is won: its `over`
+    ends only one game of the match."""
+    match_winner = getattr(game, "match_winner", None)
+    if match_winner is not None:
+        return match_winner() is None
+    return not game.over
+
+
 class HomeScreen(MenuScreen):
     title = "Card companion"
 
     def enter(self):
         entries = []
         session = self.app.session
-        if session is not None and not session.game.over:
+        if session is not None and unfinished(session.game):
             entries.append(("Resume " + GAMES[session.name][2], self._resume))
         for name in ORDER:
             entries.append((GAMES[name][2], self._opener(name)))
@@ -32,7 +41,7 @@ class HomeScreen(MenuScreen):
     def _opener(self, name):
         def open_game():
             session = self.app.session
-            if session is not None and not session.game.over:
+            if session is not None and unfinished(session.game):
                 from firmware.screens.confirm import ConfirmScreen
                 self.app.push(ConfirmScreen(
                     self.app, "Start a new game? The saved %s game is lost." % GAMES[session.name][2],

@@ -1,0 +1,143 @@
+"""Stress: what the referee's screen shows, one function per view.
+
+Every view reads the game (core.stress.Stress) and draws; nothing here changes state.
+Numbers that matter (the score, the countdown, the call's winner) are big digits; the
+margin and the next step are plain words in the 8x8 font.
+"""
+
+from core import cards
+from firmware import ui
+
+
+def fmt_margin(us):
+    """900 -> '0.9 ms'; 12345 -> '12.3 ms'; 2500000 -> '2.50 s'."""
+    if us < 1000000:
+        tenths = (us + 50) // 100
+        return "%d.%d ms" % (tenths // 10, tenths % 10)
+    hundredths = (us + 5000) // 10000
+    return "%d.%02d s" % (hundredths // 100, hundredths % 100)
+
+
+def tops_text(game):
+    a, b = game.tops
+    if a is None or b is None:
+        return ""
+    return "%s  %s" % (cards.name(a), cards.name(b))
+
+
+def action_bar(fb, label):
+    fb.fill_rect(0, 55, ui.W, 9, 1)
+    ui.center(fb, ("<" + label + ">")[:ui.COLS], 56, 0)
+
+
+def _scores(fb, game, names, y):
+    """The games won, one big number per player, names under them."""
+    n = game.players
+    text = "-".join(str(w) for w in game.games_won)
+    scale = 3 if ui.big_width(text, 3) <= ui.W else 2
+    ui.big_center(fb, text, y, scale)
+    col = ui.W // n
+    for p in range(n):
+        ui.center_in(fb, names[p][:col // ui.CHAR], p * col, col, y + 8 * scale + 2)
+
+
+def draw_match(fb, game, names):
+    """Between games: the match score, the centre if known, and the next step."""
+    ui.bar(fb, "Game %d" % (game.game_no + 1), 0, "first to %d" % game.options["games"])
+    _scores(fb, game, names, 11)
+    if game.over and game.history:
+        winner = _last_out(game)
+        if winner:
+            ui.center(fb, "P%d won game %d" % (winner, game.game_no), 46)
+    elif tops_text(game):
+        ui.center(fb, "centre " + tops_text(game), 46)
+    action_bar(fb, "OK: flip 3-2-1")
+
+
+def _last_out(game):
+    for action in reversed(game.history):
+        if action[1] == "out":
+            return action[0]
+    return None
+
+
+def draw_play(fb, game, names, label):
+    """A game on and armed: the centre tops large, STRESS when they show one rank."""
+    ui.bar(fb, "Game %d  armed" % game.game_no, 0,
+           "-".join(str(w) for w in game.games_won))
+    tops = tops_text(game)
+    if tops:
+        ui.big_center(fb, tops, 13, 2 if ui.big_width(tops, 2) <= ui.W else 1)
+        if game.stress():
+            fb.fill_rect(0, 33, ui.W, 10, 1)
+            ui.center(fb, "STRESS: CALL!", 34, 0)
+        else:
+            ui.center(fb, "centre tops", 35)
+    else:
+        ui.big_center(fb, "GO", 12, 3)
+    ui.center(fb, "call buttons on", 45)
+    action_bar(fb, label)
+
+
+def draw_countdown(fb, title, left_us):
+    ui.bar(fb, title)
+    if left_us > 0:
+        ui.big_center(fb, str((left_us + 999999) // 1000000), 13, 4)
+    else:
+        ui.big_center(fb, "FLIP", 17, 3)
+    fb.text("BACK: cancel", 0, 56)
+
+
+def call_lines(game, winner_known, loser_known):
+    """(big, margin line, stacks line) for the waiting call."""
+    a = game.arbiter
+    if not winner_known:
+        return "...", "timing", ""
+    margin = a.margin_us()
+    if a.tie():
+        big = "TIE"
+        line = "TIE %s apart" % fmt_margin(margin)
+    else:
+        w = a.winner() + 1
+        big = "P%d" % w
+        if margin is None:
+            line = "P%d, no other yet" % w if not loser_known else "P%d alone" % w
+        else:
+            line = "P%d by %s" % (w, fmt_margin(margin))
+    ruling = game.ruling
+    if ruling == "void":
+        stacks = "void: no stacks"
+    elif ruling is not None:
+        stacks = "ruled: P%d takes" % (ruling + 1)
+    elif a.tie() and a.loser() is None:
+        stacks = "nobody takes"
+    elif not loser_known:
+        stacks = "waiting..."
+    elif a.loser() is None:
+        stacks = "table decides"
+    else:
+        stacks = "P%d takes stacks" % (a.loser() + 1)
+    return big, line, stacks
+
+
+def draw_call(fb, game, names, winner_known, loser_known, label):
+    """The call decision: who called first, the margin, who takes the stacks."""
+    big, line, stacks = call_lines(game, winner_known, loser_known)
+    w = game.arbiter.winner()
+    title = "CALL " + names[w] if winner_known and w is not None else "CALL"
+    ui.bar(fb, title, 0, "G%d" % game.game_no)
+    ui.big_center(fb, big, 10, 3)
+    ui.center(fb, line[:ui.COLS], 36)
+    ui.center(fb, stacks[:ui.COLS], 45)
+    action_bar(fb, label)
+
+
+def draw_end(fb, game, names):
+    """The match is won: the winner, the final score, OK goes home."""
+    w = game.match_winner()
+    ui.bar(fb, "Match over")
+    ui.center(fb, "Winner P%d" % w, 10)
+    ui.big_center(fb, names[w - 1][:8], 19, 2)
+    text = "-".join(str(x) for x in game.games_won)
+    ui.big_center(fb, text, 37, 2)
+    fb.text("OK:home BK:undo", 0, 56)

@@ -1,0 +1,459 @@
+"""Stress on the device: the referee's screens driven by button and call presses through
+host_sim.device.SimDevice, checked in the game's state and in the panel's pixels.
+
+Exact-microsecond call edges: the virtual clock stands still between loop turns, so
+`call_down(1); dev.clock.advance_us(900); call_down(2)` stamps the two presses 900 us
+apart (the pin interrupt stamps with the clock's ticks_us).
+"""
+
+import os
+
+from host_sim.device import find_text, install
+from tests.fw_helpers import new_device, pick_card
+
+install()  # the stand-in framebuf and machine, before the firmware is imported
+from firmware.screens.cardpicker import CardPickerScreen  # noqa: E402
+from firmware.screens.stress import StressScreen  # noqa: E402
+
+FLIP_MS = 3100  # the 3-2-1 countdown and the turn after it
+
+
+def open_stress(dev, players=2):
+    """Home -> Stress -> players -> start, by buttons only; lands on the match view."""
+    while not isinstance(dev.app.screen, StressScreen):
+        entries = [e[0] for e in dev.app.screen.entries]
+        target = entries.index("Stress")
+        while dev.app.screen.menu.index != target:
+            dev.press("DOWN")
+        dev.press("OK")
+        while dev.app.screen.players < players:
+            dev.press("RIGHT")
+        while dev.app.screen.players > players:
+            dev.press("LEFT")
+        dev.press("OK")
+    assert dev.game.NAME == "stress" and dev.game.players == players
+    assert dev.shows("OK: flip 3-2-1")
+
+
+def flip(dev, centre=None):
+    """OK on the match view (or a re-deal): the countdown, then the centre picker,
+    where the two tops are entered or skipped with BACK."""
+    assert dev.shows("Flip in") or dev.shows("Re-deal: flip in")
+    dev.step(FLIP_MS)
+    assert dev.shows("Centre 1: P1")
+    enter_centre(dev, centre)
+
+
+def enter_centre(dev, centre):
+    if centre is None:
+        dev.press("BACK")
+        return
+    pick_card(dev, centre[0])
+    assert dev.shows("Centre 2: P2")
+    pick_card(dev, centre[1])
+
+
+def choose(dev, label):
+    """LEFT/RIGHT to the action `label` on the play or call view."""
+    screen = dev.app.screen
+    labels = screen._labels(screen._sync_view())
+    for _ in range(len(labels)):
+        if labels[screen.choice % len(labels)] == label:
+            assert dev.app._toast is not None or dev.shows("<" + label + ">")
+            return
+        dev.press("RIGHT")
+    raise AssertionError("no action " + label)
+
+
+def two_presses(dev, first, second, gap_us, hold_ms=100):
+    """first presses, second presses gap_us later; both let go after hold_ms."""
+    dev.call_down(first)
+    dev.clock.advance_us(gap_us)
+    dev.call_down(second)
+    dev.step(hold_ms)
+    dev.call_up(first)
+    dev.call_up(second)
+    dev.step(100)
+
+
+def call(dev, n):
+    return dev.game.state()["calls"][n]
+
+
+def journal(dev):
+    with open(os.path.join(dev.root, "game.txt"), encoding="utf-8") as f:
+        return [line.split("  #")[0] for line in f.read().splitlines()]
+
+
+def setup_function(_):
+    CardPickerScreen.last_rank = 7  # the picker opens where it was last left
+    CardPickerScreen.last_suit = 0
+
+
+# A whole match --------------------------------------------------------------------------
+
+
+def test_a_whole_match_from_the_home_menu_to_the_match_end(tmp_path):
+    dev = new_device(tmp_path)
+    dev.app.settings.set_name(1, "ANN")
+    dev.app.settings.set_name(2, "BOB")
+    open_stress(dev)
+    assert dev.shows("Game 1") and dev.shows("first to 2") and dev.shows_big("0-0")
+    assert dev.shows("ANN") and dev.shows("BOB")
+
+    dev.press("OK")
+    assert dev.shows("Flip in") and find_text(dev.pixels(), "3", 4) is not None
+    assert not dev.game.state()["on"]  # `start` waits for the end of the countdown
+    dev.step(1000)
+    assert find_text(dev.pixels(), "2", 4) is not None
+    flip(dev, ("8C", "3D"))
+    s = dev.game.state()
+    assert s["on"] and s["armed"] and s["tops"] == ["8C", "3D"] and not s["stress"]
+    assert dev.shows_big("8C  3D") and dev.shows("<Centre cards>") and dev.shows("Game 1  armed")
+
+    # The tops come to show one rank: the table enters them, STRESS shows.
+    dev.press("OK")
+    enter_centre(dev, ("5H", "5S"))
+    assert dev.game.state()["stress"] and dev.shows("STRESS: CALL!")
+
+    # BOB presses 0.9 ms before ANN.
+    two_presses(dev, 2, 1, 900)
+    c = call(dev, 0)
+    assert (c["winner"], c["tie"], c["margin_us"], c["loser"], c["on_stress"]) == (2, False, 900, 1, True)
+    assert dev.shows("P2 by 0.9 ms") and dev.shows("P1 takes stacks") and dev.shows("CALL BOB")
+    assert dev.shows_big("P2") and dev.shows("<Confirm>")
+
+    dev.press("OK")  # confirm: ANN takes the stacks, the centre is laid anew
+    assert dev.shows("Re-deal: flip in") and dev.game.state()["call_pending"]
+    flip(dev, ("9H", "KD"))
+    s = dev.game.state()
+    assert s["armed"] and s["calls"][0]["final"] and s["tops"] == ["9H", "KD"]
+
+    choose(dev, "P1 out")
+    dev.press("OK")
+    s = dev.game.state()
+    assert s["games_won"] == [1, 0] and s["over"] and not s["match_over"]
+    assert dev.shows("P1 won game 1") and dev.shows_big("1-0") and dev.shows("Game 2")
+
+    dev.press("OK")
+    flip(dev)
+    assert dev.game.state()["game_no"] == 2 and dev.shows_big("9H  KD")  # the last tops known
+    choose(dev, "P1 out")
+    dev.press("OK")
+    s = dev.game.state()
+    assert s["games_won"] == [2, 0] and s["match_over"] and s["match_winner"] == 1
+    assert dev.shows("Match over") and dev.shows("Winner P1") and dev.shows_big("ANN")
+    assert dev.shows_big("2-0")
+
+    dev.press("OK")
+    assert dev.shows("Card companion") and not dev.shows("Resume Stress")
+    assert journal(dev)[:3] == ["game stress players 2", "start", "centre 8C 3D"]
+
+
+def test_three_players_the_last_to_press_takes_the_stacks(tmp_path):
+    dev = new_device(tmp_path)
+    open_stress(dev, 3)
+    dev.press("OK")
+    flip(dev)
+    dev.call_down(3)
+    dev.clock.advance_us(40000)
+    dev.call_down(1)
+    dev.clock.advance_us(200000)
+    dev.call_down(2)
+    dev.step(100)
+    for p in (1, 2, 3):
+        dev.call_up(p)
+    dev.step(100)
+    c = call(dev, 0)
+    assert (c["winner"], c["margin_us"], c["loser"]) == (3, 40000, 2)
+    assert dev.shows("P3 by 40.0 ms") and dev.shows("P2 takes stacks")
+
+
+# The call decision ------------------------------------------------------------------------
+
+
+def test_two_presses_900_us_apart_go_to_the_earlier_one(tmp_path):
+    dev = new_device(tmp_path)
+    open_stress(dev)
+    dev.press("OK")
+    flip(dev)
+    assert dev.shows_big("GO") and dev.shows("call buttons on")
+    two_presses(dev, 1, 2, 900)
+    c = call(dev, 0)
+    assert c["winner"] == 1 and c["margin_us"] == 900 and not c["tie"] and c["loser"] == 2
+    assert dev.shows("P1 by 0.9 ms") and dev.shows_big("P1")
+
+
+def test_the_decision_comes_from_the_stamps_not_the_order_the_screen_hears_them(tmp_path):
+    dev = new_device(tmp_path)
+    open_stress(dev)
+    dev.press("OK")
+    flip(dev)
+    screen = dev.app.screen
+    t = dev.clock.ticks_us()
+    screen.on_call(2, 1, t + 900)  # reaches the screen first, stamped later
+    screen.on_call(1, 1, t)
+    dev.step(10)
+    c = call(dev, 0)
+    assert c["winner"] == 1 and c["margin_us"] == 900
+    assert dev.shows("P1 by 0.9 ms")
+    lines = journal(dev)
+    assert lines[-2].endswith("P1 down") and lines[-1].endswith("P2 down")
+
+
+def test_a_tie_is_shown_as_tie_and_nobody_takes_the_stacks(tmp_path):
+    dev = new_device(tmp_path)
+    open_stress(dev)
+    dev.press("OK")
+    flip(dev)
+    two_presses(dev, 2, 1, 300)
+    c = call(dev, 0)
+    assert c["tie"] and c["winner"] is None and c["margin_us"] == 300 and c["loser"] is None
+    assert dev.shows_big("TIE") and dev.shows("TIE 0.3 ms apart") and dev.shows("nobody takes")
+    dev.press("OK")  # confirm: no re-deal, play goes on at once
+    s = dev.game.state()
+    assert s["armed"] and s["calls"][0]["final"] and dev.shows("tie: play on")
+    two_presses(dev, 1, 2, 5000)
+    assert call(dev, 1)["winner"] == 1 and dev.shows("P1 by 5.0 ms")
+
+
+def test_bounce_on_a_call_button_does_not_make_a_second_press(tmp_path):
+    dev = new_device(tmp_path)
+    open_stress(dev)
+    dev.press("OK")
+    flip(dev)
+    # P1 presses; the contact chatters for 2 ms on the way down.
+    dev.call_down(1)
+    for _ in range(3):
+        dev.clock.advance_us(300)
+        dev.call_up(1)
+        dev.clock.advance_us(300)
+        dev.call_down(1)
+    dev.step(300)
+    assert len(dev.game.state()["calls"]) == 1 and call(dev, 0)["winner"] == 1
+    # It is settled by the table, then P1 lets go with bounce on the release.
+    dev.clock.advance_us(1500000)
+    dev.step(10)
+    dev.press("OK")
+    dev.step(FLIP_MS)
+    dev.press("BACK")
+    assert dev.game.state()["armed"]
+    dev.call_up(1)
+    dev.clock.advance_us(2000)
+    dev.call_down(1)  # bounce, 2 ms after the opening: no press, no call
+    dev.clock.advance_us(1000)
+    dev.call_up(1)
+    dev.step(100)
+    s = dev.game.state()
+    assert s["armed"] and not s["call_pending"] and len(s["calls"]) == 1
+    assert sum(1 for line in journal(dev) if line.endswith("P1 down")) == 5  # all journalled
+    # A real press later calls.
+    dev.call(2)
+    assert call(dev, 1)["winner"] == 2
+
+
+def test_a_press_during_the_countdown_is_not_a_call_and_a_held_button_must_let_go(tmp_path):
+    dev = new_device(tmp_path)
+    open_stress(dev)
+    dev.press("OK")
+    dev.step(500)
+    dev.call(2)  # pressed and let go during the countdown
+    dev.step(500)
+    dev.call_down(1)  # held through the flip
+    dev.step(FLIP_MS)
+    dev.press("BACK")  # skip the centre
+    s = dev.game.state()
+    assert s["armed"] and not s["call_pending"] and s["calls"] == [] and s["pressed"] == [1]
+    lines = journal(dev)
+    assert lines.index("start") > max(i for i, l in enumerate(lines) if l.endswith("P1 down"))
+    dev.call_up(1)
+    dev.step(100)
+    dev.call(2)
+    assert call(dev, 0)["winner"] == 2 and dev.shows("CALL P2")
+
+
+def test_STR_34_the_lines_follow_the_stamps_around_the_flip(tmp_path):
+    dev = new_device(tmp_path)
+    open_stress(dev)
+    dev.press("OK")
+    screen = dev.app.screen
+    end = screen.count_end
+    dev.step(2900)
+    # Two edges reach the screen in one turn, before it has seen the end: one stamped
+    # 100 us before the flip, one 100 us after it.
+    t0 = dev.clock.ticks_us()
+    now = screen.ticks.unwrap(t0)
+    before = (t0 + (end - now) - 100) & 0x3FFFFFFF
+    screen.on_call(1, 1, before)
+    screen.on_call(2, 1, (before + 200) & 0x3FFFFFFF)
+    dev.step(10)
+    dev.step(200)  # the stamps lie a little ahead of the clock: let it catch up
+    lines = journal(dev)
+    assert lines[-3].endswith("P1 down") and lines[-2] == "start" and lines[-1].endswith("P2 down")
+    c = call(dev, 0)
+    assert c["winner"] == 2 and c["margin_us"] is None
+    assert dev.shows("CALL P2")  # the call closed the centre picker
+
+
+# Challenges settled by the players ------------------------------------------------------------
+
+
+def test_a_false_call_is_overruled_and_play_goes_on(tmp_path):
+    dev = new_device(tmp_path)
+    open_stress(dev)
+    dev.press("OK")
+    flip(dev, ("8C", "3D"))
+    two_presses(dev, 1, 2, 40000)
+    assert call(dev, 0)["on_stress"] is False
+    choose(dev, "False call")
+    dev.press("OK")
+    s = dev.game.state()
+    assert s["armed"] and s["calls"][0]["ruling"] == "void" and s["calls"][0]["loser"] is None
+    assert journal(dev)[-2:] == ["void", "resume"] and dev.shows("void: play on")
+    # BACK takes it back line by line: resume, then the ruling.
+    dev.press("BACK")
+    assert dev.game.state()["call_pending"] and dev.shows("void: no stacks")
+    dev.press("BACK")
+    assert "ruling" not in call(dev, 0) and dev.shows("P2 takes stacks")
+    dev.press("BACK")
+    assert dev.shows("use False call") and dev.game.state()["call_pending"]
+
+
+def test_the_table_names_who_takes_the_stacks_when_the_referee_cannot(tmp_path):
+    dev = new_device(tmp_path)
+    open_stress(dev, 3)
+    dev.press("OK")
+    flip(dev)
+    dev.call(1)  # only P1 presses: two players are slow, nobody can be named
+    dev.step(1200)
+    assert call(dev, 0)["loser"] is None and dev.shows("table decides")
+    dev.press("OK")
+    assert dev.shows("name who takes") and dev.game.state()["call_pending"]
+    choose(dev, "P3 takes")
+    dev.press("OK")
+    assert call(dev, 0)["loser"] == 3 and call(dev, 0)["ruling"] == "P3 takes"
+    assert dev.shows("Re-deal: flip in")
+    flip(dev)
+    s = dev.game.state()
+    assert s["armed"] and s["calls"][0]["final"] and s["calls"][0]["loser"] == 3
+    assert journal(dev)[-2:] == ["P3 takes", "resume"]
+
+
+# Stall, undo, power care ----------------------------------------------------------------------
+
+
+def test_a_stall_counts_down_and_takes_the_new_centre(tmp_path):
+    dev = new_device(tmp_path)
+    open_stress(dev)
+    dev.press("OK")
+    flip(dev, ("8C", "3D"))
+    choose(dev, "Stall 3-2-1")
+    dev.press("OK")
+    assert dev.shows("Stall: flip in") and dev.game.state()["armed"]
+    dev.step(FLIP_MS)
+    assert dev.shows("Centre 1: P1")
+    enter_centre(dev, ("7H", "8H"))
+    assert dev.game.state()["tops"] == ["7H", "8H"] and dev.shows_big("7H  8H")
+    # A call during a stall countdown stops it and shows the call.
+    choose(dev, "Stall 3-2-1")
+    dev.press("OK")
+    dev.call(2)
+    assert dev.shows("CALL P2") and not dev.shows("Stall: flip in")
+    dev.step(FLIP_MS)
+    assert dev.game.state()["call_pending"] and dev.shows("CALL P2")
+
+
+def test_back_undoes_start_and_out_and_long_back_goes_home(tmp_path):
+    dev = new_device(tmp_path)
+    open_stress(dev)
+    dev.press("BACK")
+    assert dev.shows("nothing to undo")
+    dev.press("OK")
+    dev.press("BACK")  # cancels the countdown
+    assert dev.shows("countdown off") and not dev.game.state()["on"]
+    dev.press("OK")
+    flip(dev)
+    dev.call_down(1)
+    dev.step(100)
+    dev.press("RIGHT")
+    dev.press("BACK")  # in the call view BACK does not undo the press itself
+    assert dev.game.state()["call_pending"]
+    dev.call_up(1)
+    dev.clock.advance_us(1500000)
+    dev.step(10)
+    dev.press("LEFT")
+    dev.press("OK")  # confirm
+    dev.step(FLIP_MS)
+    dev.press("BACK")
+    choose(dev, "P2 out")
+    dev.press("OK")
+    assert dev.game.state()["games_won"] == [0, 1]
+    dev.press("BACK")  # a wrong out is taken back
+    s = dev.game.state()
+    assert s["games_won"] == [0, 0] and s["on"] and dev.shows("undone: P2 out")
+    dev.long("BACK")
+    assert dev.shows("Resume Stress")
+    while dev.app.screen.menu.index != 0:
+        dev.press("UP")
+    dev.press("OK")
+    assert isinstance(dev.app.screen, StressScreen) and dev.game.state()["armed"]
+
+
+def test_the_screen_stays_awake_while_a_game_is_on_and_sleeps_between_games(tmp_path):
+    dev = new_device(tmp_path)
+    sleep_s = dev.app.settings.get("sleep_s")
+    open_stress(dev)
+    dev.press("OK")
+    flip(dev)
+    dev.step((sleep_s + 60) * 1000)
+    assert not dev.app.asleep and not dev.app.dimmed
+    choose(dev, "P1 out")
+    dev.press("OK")
+    dev.step((sleep_s + 10) * 1000)
+    assert dev.app.asleep
+
+
+def test_the_countdown_beeps_once_a_second_when_the_buzzer_is_on(tmp_path):
+    from host_sim import machine
+    dev = new_device(tmp_path)
+    open_stress(dev)
+    dev.step(500)
+    del machine.pwm_log[:]
+    dev.press("OK")
+    dev.step(FLIP_MS)
+    tones = [e for e in machine.pwm_log if e[3]]
+    freqs = [e[2] for e in tones]
+    assert freqs.count(880) == 3 and 1760 in freqs
+
+
+# Restart ------------------------------------------------------------------------------------
+
+
+def test_a_restart_resumes_the_match(tmp_path):
+    dev = new_device(tmp_path)
+    open_stress(dev)
+    dev.press("OK")
+    flip(dev, ("8C", "8D"))
+    two_presses(dev, 1, 2, 2500)
+    dev.press("OK")
+    flip(dev)
+    choose(dev, "P2 out")
+    dev.press("OK")
+    dev.press("OK")
+    flip(dev)
+    dev.call(1)
+    before = dev.game.to_json()
+    dev.step(100)
+
+    again = new_device(tmp_path)  # the same flash
+    assert isinstance(again.app.screen, StressScreen)
+    assert again.game.to_json() == before
+    s = again.game.state()
+    assert s["games_won"] == [0, 1] and s["game_no"] == 2 and s["call_pending"]
+    again.step(1200)
+    assert again.shows("CALL P1") and again.shows("P2 takes stacks")
+    again.press("OK")
+    flip(again)
+    two_presses(again, 2, 1, 900)  # the time line goes on after the restart
+    assert call(again, 2)["winner"] == 2 and again.shows("P2 by 0.9 ms")
+    assert call(again, 0)["margin_us"] == 2500 and call(again, 1)["final"]
