@@ -109,10 +109,14 @@ class App:
 
     # The loop ------------------------------------------------------------------
 
-    def run(self):
+    def run(self, on_idle=None):
+        """Forever. `on_idle` (a simulated board's hook, None on a real one) runs once
+        per loop turn."""
         self.start()
         while True:
             self.step_safely()
+            if on_idle is not None:
+                on_idle()
             self.hw.clock.sleep_ms(self.LOOP_MS)
 
     def step_safely(self):

@@ -48,4 +48,6 @@ def main(board_name=None):
         print("BACK held at power-up: app not started")
         return None
     app = build(machine, board, Clock(), board.STORAGE_ROOT)
-    app.run()
+    # A simulated board's stand-in machine offers sim_idle (scripted presses, a panel
+    # that writes its frames out); a real board's machine module has no such thing.
+    app.run(getattr(machine, "sim_idle", None))
