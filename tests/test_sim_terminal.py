@@ -256,3 +256,13 @@ def test_tools_sim_starts_the_simulator():
     assert proc.stdout.startswith("python -m host_sim [OPTIONS]")
     assert "python -m host_sim script FILE" in proc.stdout
     assert "l then a button key" in proc.stdout
+
+
+def test_the_esp32_pin_map_drives_the_same_device(tmp_path):
+    sim = t.Session(str(tmp_path), board="esp32_devkit")
+    assert sim.dev.board.NAME != "Raspberry Pi Pico"
+    for key in ("ENTER", "ENTER", "ENTER"):
+        sim.key(key)
+    sim.advance(1_000_000)
+    assert [sim.dev.game.format(a) for a in sim.dev.game.history] == ["draw"]
+    assert "esp32_devkit" in sim.status()[1]
