@@ -457,3 +457,45 @@ def test_a_restart_resumes_the_match(tmp_path):
     two_presses(again, 2, 1, 900)  # the time line goes on after the restart
     assert call(again, 2)["winner"] == 2 and again.shows("P2 by 0.9 ms")
     assert call(again, 0)["margin_us"] == 2500 and call(again, 1)["final"]
+
+
+def test_undoing_a_ruling_keeps_the_presses_after_it(tmp_path):
+    dev = new_device(tmp_path)
+    open_stress(dev)
+    dev.press("OK")
+    flip(dev)
+    dev.call_down(1)
+    dev.step(100)
+    choose(dev, "P2 takes")
+    dev.press("OK")
+    dev.press("BACK")  # no re-deal yet: the countdown is off, the ruling stays
+    assert call(dev, 0)["ruling"] == "P2 takes"
+    dev.call(2)  # P2 presses late: the margin fills in
+    margin = call(dev, 0)["margin_us"]
+    assert margin is not None and margin > 100000
+    dev.press("BACK")
+    c = call(dev, 0)
+    assert "ruling" not in c and c["margin_us"] == margin and c["loser"] == 2
+    assert journal(dev)[-1].endswith("P2 up") and "P2 takes" not in journal(dev)
+
+
+def test_undoing_the_start_drops_the_edges_it_armed_and_lets_go_of_the_buttons(tmp_path):
+    dev = new_device(tmp_path)
+    open_stress(dev)
+    dev.press("OK")
+    dev.step(1000)
+    dev.call_down(1)  # held through the flip
+    dev.step(FLIP_MS)
+    dev.press("BACK")
+    dev.call_up(1)
+    dev.step(100)
+    assert journal(dev)[-2:-1] == ["start"] and dev.game.state()["pressed"] == []
+    dev.press("BACK")  # undo the start: the release after it goes too ...
+    s = dev.game.state()
+    assert not s["on"] and s["pressed"] == [] and dev.shows("undone: start")
+    lines = journal(dev)
+    assert "start" not in lines and lines[-1].endswith("P1 up")  # ... and is made up anew
+    dev.press("OK")
+    flip(dev)
+    dev.call(1)
+    assert call(dev, 0)["winner"] == 1

@@ -361,22 +361,15 @@ class StressScreen(Screen):
         if i == len(h) - 1:
             self.session.undo()
         else:
-            tail = h[i + 1:]
-            for _ in range(len(tail) + 1):
-                g.pop()
-            again = target[1] not in DROP_EDGES
-            if again:
-                for action in tail:
-                    g.push(action)
+            # One replay (the core undoes Stress by replaying its history anyway).
+            keep = h[:i]
+            if target[1] not in DROP_EDGES:
+                keep += h[i + 1:]
+            g._replay(keep)
             try:
                 self.session.rewrite()
             except OSError:
-                if again:
-                    for _ in tail:
-                        g.pop()
-                g.push(target)
-                for action in tail:
-                    g.push(action)
+                g._replay(h)
                 raise IllegalAction("storage full: not saved")
         self._resync()
         self.app.redraw()
