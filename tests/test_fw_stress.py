@@ -499,3 +499,55 @@ def test_undoing_the_start_drops_the_edges_it_armed_and_lets_go_of_the_buttons(t
     flip(dev)
     dev.call(1)
     assert call(dev, 0)["winner"] == 1
+
+
+MP_SCRIPT = r'''
+import machine, json, os
+from firmware.boards import pico
+from firmware import start
+from host_sim.vclock import VirtualClock
+clock = VirtualClock(start_us=(1 << 30) - 2000000)  # the tick count wraps mid-game
+machine.set_time_source(clock.ticks_ms)
+os.mkdir("/flash")
+app = start.build(machine, pico, clock, "/flash")
+app.start()
+def step(ms):
+    for i in range(max(1, ms // 10)):
+        app.step_safely()
+        clock.advance_ms(10)
+def press(pin, hold=80):
+    machine.press(pin)
+    step(hold)
+    machine.release(pin)
+    step(60)
+for pin in (pico.BTN_DOWN, pico.BTN_DOWN, pico.BTN_OK, pico.BTN_OK, pico.BTN_OK):
+    press(pin)
+step(3100)
+press(pico.BTN_BACK)
+machine.press(pico.CALL_PINS[1])
+clock.advance_us(900)
+machine.press(pico.CALL_PINS[0])
+step(100)
+machine.release(pico.CALL_PINS[0])
+machine.release(pico.CALL_PINS[1])
+step(200)
+first = app.session.game.state()["calls"]
+press(pico.BTN_RIGHT)
+press(pico.BTN_OK)
+print(json.dumps([type(app.screen).__name__, first, app.session.game.state()["calls"], app.crashes]))
+'''
+
+
+def test_the_referee_on_micropython_across_the_tick_wrap():
+    import json
+
+    from host_sim.micropython import ROOT, require_node, run_micropython
+
+    require_node()
+    with open(os.path.join(ROOT, "host_sim", "vclock.py"), encoding="utf-8") as f:
+        vclock = f.read()
+    out = run_micropython(MP_SCRIPT, files={"host_sim/__init__.py": "", "host_sim/vclock.py": vclock})
+    screen, first, after, crashes = json.loads(out.strip().splitlines()[-1])
+    assert screen == "StressScreen" and crashes == 0
+    assert [(c["winner"], c["margin_us"], c["loser"]) for c in first] == [(2, 900, 1)]
+    assert after[0]["ruling"] == "void" and after[0]["final"]
