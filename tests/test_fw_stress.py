@@ -98,7 +98,7 @@ def test_a_whole_match_from_the_home_menu_to_the_match_end(tmp_path):
     dev.app.settings.set_name(1, "ANN")
     dev.app.settings.set_name(2, "BOB")
     open_stress(dev)
-    assert dev.shows("Game 1") and dev.shows("first to 2") and dev.shows_big("0-0")
+    assert dev.shows("Game 1") and dev.shows("to win 2") and dev.shows_big("0-0")
     assert dev.shows("ANN") and dev.shows("BOB")
 
     dev.press("OK")
@@ -109,7 +109,7 @@ def test_a_whole_match_from_the_home_menu_to_the_match_end(tmp_path):
     flip(dev, ("8C", "3D"))
     s = dev.game.state()
     assert s["on"] and s["armed"] and s["tops"] == ["8C", "3D"] and not s["stress"]
-    assert dev.shows_big("8C  3D") and dev.shows("<Centre cards>") and dev.shows("Game 1  armed")
+    assert dev.shows_big("8C  3D") and dev.shows("<Centre cards>") and dev.shows("Game 1 armed")
 
     # The tops come to show one rank: the table enters them, STRESS shows.
     dev.press("OK")

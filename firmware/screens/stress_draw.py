@@ -25,6 +25,14 @@ def tops_text(game):
     return "%s  %s" % (cards.name(a), cards.name(b))
 
 
+def title_bar(fb, left, right, short=None):
+    """The inverted title row; `short` replaces `left` when both do not fit."""
+    room = ui.COLS - len(right) - 1
+    if len(left) > room and short is not None:
+        left = short
+    ui.bar(fb, left[:room], 0, right)
+
+
 def action_bar(fb, label):
     fb.fill_rect(0, 55, ui.W, 9, 1)
     ui.center(fb, ("<" + label + ">")[:ui.COLS], 56, 0)
@@ -43,7 +51,8 @@ def _scores(fb, game, names, y):
 
 def draw_match(fb, game, names):
     """Between games: the match score, the centre if known, and the next step."""
-    ui.bar(fb, "Game %d" % (game.game_no + 1), 0, "first to %d" % game.options["games"])
+    n = game.game_no + 1
+    title_bar(fb, "Game %d" % n, "to win %d" % game.options["games"], "G%d" % n)
     _scores(fb, game, names, 11)
     if game.over and game.history:
         winner = _last_out(game)
@@ -63,8 +72,8 @@ def _last_out(game):
 
 def draw_play(fb, game, names, label):
     """A game on and armed: the centre tops large, STRESS when they show one rank."""
-    ui.bar(fb, "Game %d  armed" % game.game_no, 0,
-           "-".join(str(w) for w in game.games_won))
+    n = game.game_no
+    title_bar(fb, "Game %d armed" % n, "-".join(str(w) for w in game.games_won), "G%d armed" % n)
     tops = tops_text(game)
     if tops:
         ui.big_center(fb, tops, 13, 2 if ui.big_width(tops, 2) <= ui.W else 1)
@@ -125,7 +134,7 @@ def draw_call(fb, game, names, winner_known, loser_known, label):
     big, line, stacks = call_lines(game, winner_known, loser_known)
     w = game.arbiter.winner()
     title = "CALL " + names[w] if winner_known and w is not None else "CALL"
-    ui.bar(fb, title, 0, "G%d" % game.game_no)
+    title_bar(fb, title, "G%d" % game.game_no)
     ui.big_center(fb, big, 10, 3)
     ui.center(fb, line[:ui.COLS], 36)
     ui.center(fb, stacks[:ui.COLS], 45)
