@@ -12,7 +12,6 @@ from host_sim.device import find_text, install
 from tests.fw_helpers import new_device, pick_card
 
 install()  # the stand-in framebuf and machine, before the firmware is imported
-from firmware.screens.cardpicker import CardPickerScreen  # noqa: E402
 from firmware.screens.stress import StressScreen  # noqa: E402
 
 FLIP_MS = 3100  # the 3-2-1 countdown and the turn after it
@@ -83,11 +82,6 @@ def call(dev, n):
 def journal(dev):
     with open(os.path.join(dev.root, "game.txt"), encoding="utf-8") as f:
         return [line.split("  #")[0] for line in f.read().splitlines()]
-
-
-def setup_function(_):
-    CardPickerScreen.last_rank = 7  # the picker opens where it was last left
-    CardPickerScreen.last_suit = 0
 
 
 # A whole match --------------------------------------------------------------------------
