@@ -39,6 +39,9 @@ class App:
         self._swallow = -1  # the button whose press woke the screen
         self.crashes = 0
         self.frames = 0
+        # What screens remember while the device is on (where a picker was left):
+        # per app, so a power cycle forgets it, as on the board.
+        self.memory = {}
 
     # Screens -----------------------------------------------------------------
 

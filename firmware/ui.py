@@ -32,7 +32,8 @@ def right(fb, s, y, c=1, margin=0):
 def bar(fb, left, y=0, right_text=""):
     """An inverted full-width row: titles and the status line."""
     fb.fill_rect(0, y, W, CHAR, 1)
-    fb.text(left[:COLS], 0, y, 0)
+    room = COLS - len(right_text) - 1 if right_text else COLS  # a space between the two
+    fb.text(left[:room], 0, y, 0)
     if right_text:
         fb.text(right_text, W - len(right_text) * CHAR, y, 0)
 

@@ -13,16 +13,14 @@ SUIT_WORDS = ("hearts", "diamonds", "clubs", "spades")
 
 
 class CardPickerScreen(Screen):
-    last_rank = 7  # the picker opens where it was left: fewer presses for a player
-    last_suit = 0
 
     def __init__(self, app, title, on_pick, preview=None):
         Screen.__init__(self, app)
         self.title = title
         self.on_pick = on_pick
         self.preview = preview  # card -> short text shown under the card
-        self.rank = CardPickerScreen.last_rank
-        self.suit = CardPickerScreen.last_suit
+        # The picker opens where it was left: fewer presses for the next player.
+        self.rank, self.suit = app.memory.get("card", (7, 0))
 
     @property
     def card(self):
@@ -34,8 +32,7 @@ class CardPickerScreen(Screen):
         elif button in (b.LEFT, b.RIGHT) and is_step(kind):
             self.suit = (self.suit + (1 if button == b.RIGHT else -1)) % 4
         elif button == b.OK and kind == b.SHORT:
-            CardPickerScreen.last_rank = self.rank
-            CardPickerScreen.last_suit = self.suit
+            self.app.memory["card"] = (self.rank, self.suit)
             self.app.pop()
             self.on_pick(self.card)
             return

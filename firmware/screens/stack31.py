@@ -25,8 +25,6 @@ class Stack31Screen(Screen):
         self.session = session
         self.game = session.game
         self.choice = 0
-
-    def enter(self):
         self._suggest()
 
     def _suggest(self):

@@ -20,16 +20,14 @@ MAX_CARDS = 3
 
 
 class StackScreen(Screen):
-    last_number = 5  # the picker opens where it was left: fewer presses
-    last_colour = 0
 
     def __init__(self, app, target, p, turned):
         Screen.__init__(self, app)
         self.target = target
         self.p = p
         self.turned = turned
-        self.number = StackScreen.last_number
-        self.colour = StackScreen.last_colour
+        # The picker opens where it was left: fewer presses.
+        self.number, self.colour = app.memory.get("stackdeck card", (5, 0))
         self.stack = []
 
     @property
@@ -69,8 +67,7 @@ class StackScreen(Screen):
         if card != st.WILD and card in self.stack:
             self.app.toast("%s used twice" % self.name(card))
             return
-        StackScreen.last_number = self.number
-        StackScreen.last_colour = self.colour
+        self.app.memory["stackdeck card"] = (self.number, self.colour)
         self.stack.append(card)
 
     def save(self):
