@@ -78,6 +78,35 @@ class App:
         self._toast_until = self.hw.clock.ticks_add(self.hw.clock.ticks_ms(), ms or self.TOAST_MS)
         self.redraw()
 
+    def refuse(self, reason):
+        """Say why an entry was refused (the rules' own words) with a low beep."""
+        self.toast(reason)
+        self.beep(220, 150)
+
+    def submit(self, session, action, beep=True):
+        """Apply an entry to the game in play; a refusal is shown. True when taken."""
+        from core.errors import IllegalAction
+        try:
+            session.push(action)
+        except IllegalAction as e:
+            self.refuse(e.reason)
+            return False
+        if beep:
+            self.beep()
+        self.redraw()
+        return True
+
+    def undo_last(self, session):
+        """Take back the last entry and say which; None when there is nothing to undo."""
+        from core.errors import IllegalAction
+        try:
+            action = session.undo()
+        except IllegalAction as e:
+            self.toast(e.reason)
+            return None
+        self.toast("undone: " + session.game.format(action))
+        return action
+
     def player_label(self, p):
         """'P2' or 'P2 ANN': the seat always, the name when one was given."""
         name = self.settings.name(p)

@@ -79,24 +79,12 @@ class Stack31Screen(Screen):
         self._push((None, PLAY, card))
 
     def _push(self, action):
-        try:
-            self.session.push(action)
-        except IllegalAction as e:
-            self.app.toast(e.reason)
-            self.app.beep(220, 150)
-            return
-        self.app.beep()
-        self._suggest()
-        self.app.redraw()
+        if self.app.submit(self.session, action):
+            self._suggest()
 
     def _undo(self):
-        try:
-            action = self.session.undo()
-        except IllegalAction as e:
-            self.app.toast(e.reason)
-            return
-        self.app.toast("undone: " + self.game.format(action))
-        self._suggest()
+        if self.app.undo_last(self.session) is not None:
+            self._suggest()
 
     def _finish(self):
         self.app.home()

@@ -12,7 +12,6 @@ Final standings (after the last round): the players by total, winners inverted,
 ties shared. OK home, RIGHT history, BACK undoes the last `end`.
 """
 
-from core.errors import IllegalAction
 from firmware import buttons as b
 from firmware import ui
 from firmware.screen import Screen
@@ -57,12 +56,7 @@ class StackDeckScreen(Screen):
         self.app.push(HistoryScreen(self.app, self.session))
 
     def undo(self):
-        try:
-            action = self.session.undo()
-        except IllegalAction as e:
-            self.app.toast(e.reason)
-            return
-        self.app.toast("undone: " + self.game.format(action))
+        self.app.undo_last(self.session)
 
     # Drawing -------------------------------------------------------------------
 

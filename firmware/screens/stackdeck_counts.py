@@ -53,8 +53,7 @@ class CountsScreen(Screen):
         try:
             self.target.add(line)
         except IllegalAction as e:
-            self.app.toast(e.reason)
-            self.app.beep(220, 150)
+            self.app.refuse(e.reason)
             return
         self.app.beep()
         self.app.pop()

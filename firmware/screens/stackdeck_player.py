@@ -71,8 +71,7 @@ class PlayerScreen(MenuScreen):
         try:
             change()
         except IllegalAction as e:
-            self.app.toast(e.reason)
-            self.app.beep(220, 150)
+            self.app.refuse(e.reason)
             return False
         self.app.beep()
         return True

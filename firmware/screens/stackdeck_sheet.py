@@ -56,8 +56,7 @@ class SheetScreen(MenuScreen):
         try:
             self.target.session.push("end")
         except IllegalAction as e:
-            self.app.toast(e.reason)
-            self.app.beep(220, 150)
+            self.app.refuse(e.reason)
             return
         self.app.beep()
         r = self.target.r

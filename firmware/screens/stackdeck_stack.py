@@ -81,8 +81,7 @@ class StackScreen(Screen):
         try:
             t.add(line)
         except IllegalAction as e:
-            self.app.toast(e.reason)
-            self.app.beep(220, 150)
+            self.app.refuse(e.reason)
             return
         self.app.beep()
         self.app.pop()

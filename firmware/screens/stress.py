@@ -319,14 +319,7 @@ class StressScreen(Screen):
     # Lines -----------------------------------------------------------------------
 
     def _push(self, action):
-        try:
-            self.session.push(action)
-        except IllegalAction as e:
-            self.app.toast(e.reason)
-            self.app.beep(220, 150)
-            return False
-        self.app.redraw()
-        return True
+        return self.app.submit(self.session, action, beep=False)
 
     def set_centre(self, first, second):
         if self._push((None, CENTRE, first, second)):
