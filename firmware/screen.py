@@ -5,6 +5,7 @@ redraws only when it asks (`self.app.redraw()`), so an idle screen sends nothing
 """
 
 from firmware import buttons as b
+from firmware import ui
 
 
 class Screen:
@@ -49,8 +50,7 @@ class MenuScreen(Screen):
         if title is not None:
             self.title = title
         self.entries = entries or []  # (label, callable)
-        from firmware.ui import Menu
-        self.menu = Menu([e[0] for e in self.entries])
+        self.menu = ui.Menu([e[0] for e in self.entries])
 
     def set_entries(self, entries):
         self.entries = entries
@@ -69,6 +69,5 @@ class MenuScreen(Screen):
             Screen.on_button(self, kind, button)
 
     def draw(self, fb):
-        from firmware import ui
         ui.bar(fb, self.title)
         self.menu.draw(fb)

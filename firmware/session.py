@@ -75,7 +75,3 @@ class Session:
         """Write the journal anew from the game (after an edit of history, which is rare:
         the normal path only appends). Atomic: a power cut leaves the old or the new."""
         self.journal.start(transcript.write(self.game))
-
-    def end(self):
-        """Forget the saved game (a finished game stays readable until the next one)."""
-        self.journal.clear()

@@ -48,10 +48,7 @@ class SettingsScreen(MenuScreen):
                 rows.append(("Rules " + GAMES[name][2], None))
                 opens.append(self._rules(name))
         self.changers = [r[1] for r in rows]
-        self.set_entries([(rows[i][0], opens[i] or self._nothing) for i in range(len(rows))])
-
-    def _nothing(self):
-        pass
+        self.set_entries([(rows[i][0], opens[i] or _nothing) for i in range(len(rows))])
 
     def on_button(self, kind, button):
         if button in (b.LEFT, b.RIGHT) and is_step(kind):
@@ -92,6 +89,10 @@ class SettingsScreen(MenuScreen):
         return lambda: self.app.push(RulesScreen(self.app, name))
 
 
+def _nothing():
+    """OK on a row that is changed with LEFT/RIGHT does nothing."""
+
+
 def game_options(name):
     try:
         return game_class(name).OPTIONS
@@ -129,10 +130,7 @@ class RulesScreen(MenuScreen):
     def enter(self):
         options = self.app.settings.game_options(self.name)
         self.keys = [k for k in sorted(options) if isinstance(options[k], int)]
-        self.set_entries([("%s %s" % (k[:10], options[k]), self._nothing) for k in self.keys])
-
-    def _nothing(self):
-        pass
+        self.set_entries([("%s %s" % (k[:10], options[k]), _nothing) for k in self.keys])
 
     def on_button(self, kind, button):
         if button in (b.LEFT, b.RIGHT) and is_step(kind) and self.keys:
