@@ -24,7 +24,11 @@ Simulator side (not on the board):
     i2c_stats              {addr: [transactions, bytes]} written since sim_reset()
     pwm_log                [(t_ms or None, pin id, freq, duty_u16)] for every change
     set_time_source(fn)    fn() -> ms, stamps pwm_log entries
-    sim_reset()            forget pins, devices, logs (between tests)
+    add_idle_hook(fn)      fn() runs at every sim_idle() (remove_idle_hook(fn) undoes it)
+    sim_idle()             the firmware's app loop calls it once per turn when this
+                           module defines it (firmware.start: a simulated board only);
+                           runs the idle hooks (host_sim/vdevice.py: panel, presses)
+    sim_reset()            forget pins, devices, logs, idle hooks (between tests)
     SimReset               raised by reset(): the host restarts the app
 """
 
@@ -41,11 +45,13 @@ resets = [0]
 _time = [None]
 _freq = [125000000]
 _irq_state = [0]
+_idle_hooks = []
 
 
 def sim_reset():
     _lines.clear()
     _i2c_devices.clear()
+    del _idle_hooks[:]
     i2c_stats.clear()
     del pwm_log[:]
     resets[0] = 0
@@ -54,6 +60,21 @@ def sim_reset():
 
 def set_time_source(fn):
     _time[0] = fn
+
+
+def add_idle_hook(fn):
+    if fn not in _idle_hooks:
+        _idle_hooks.append(fn)
+
+
+def remove_idle_hook(fn):
+    if fn in _idle_hooks:
+        _idle_hooks.remove(fn)
+
+
+def sim_idle():
+    for fn in _idle_hooks:
+        fn()
 
 
 def _now_ms():

@@ -17,7 +17,12 @@
 //     ENOSPC 28, ...) instead of Emscripten's (44, 20, 51, ...);
 //   - the root looks like a board's flash (only the board's files; no /tmp, /dev);
 //   - os.uname() and the REPL banner name the board ("Virtual Pico with RP2040");
-//     host_sim/machine.py (--machine) is the board's built-in `machine` module.
+//     host_sim/machine.py (--machine) is the board's built-in `machine` module;
+//   - with --vdevice DIR (and --vdevice-py FILE, host_sim/vdevice.py): at every boot,
+//     before boot.py and main.py, the board's devices are installed (a panel on the
+//     I2C bus at 0x3C whose frames go to DIR/frame.pbm, a player of the button
+//     presses scripted in DIR/input.txt; see host_sim/vdevice.py). Without the option
+//     the board has no devices (and the host folder gets nothing).
 //
 // I/O: bytes from the serial line on fd 0, bytes to it on fd 1. On --ctrl-fd N (a control
 // pipe to the Python side): "S" once the interpreter is up, "A" for every Ctrl-C read
@@ -25,6 +30,7 @@
 // code cannot be interrupted otherwise).
 //
 // Options: --flash DIR  --ctrl-fd N  --machine FILE  --flash-size BYTES  --start boot|interrupted
+//          --vdevice DIR --vdevice-py FILE
 //          --report-version X.Y.Z (pretend to be another MicroPython release, for tests)
 import fs from "node:fs";
 import os from "node:os";
@@ -37,11 +43,13 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
 // ---------------------------------------------------------------- options
-const opts = { flash: null, machine: null, flashSize: 1408 * 1024, start: "boot", reportVersion: null, name: "Virtual Pico with RP2040" };
+const opts = { flash: null, machine: null, vdevice: null, vdevicePy: null, flashSize: 1408 * 1024, start: "boot", reportVersion: null, name: "Virtual Pico with RP2040" };
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i], v = process.argv[i + 1];
   if (a === "--flash") { opts.flash = v; i++; }
   else if (a === "--machine") { opts.machine = v; i++; }
+  else if (a === "--vdevice") { opts.vdevice = v; i++; }
+  else if (a === "--vdevice-py") { opts.vdevicePy = v; i++; }
   else if (a === "--flash-size") { opts.flashSize = parseInt(v, 10); i++; }
   else if (a === "--start") { opts.start = v; i++; }
   else if (a === "--report-version") { opts.reportVersion = v; i++; }
@@ -258,6 +266,12 @@ def _vb_setup():
             sys.modules.pop("machine", None)
             import _vb_machine as machine
             sys.modules["machine"] = machine
+        if ${opts.vdevice ? "True" : "False"}:
+            try:
+                import vdevice
+                vdevice.install(machine, _vboard)
+            except Exception as e:
+                print("virtual board: host_sim/vdevice.py did not load:", repr(e))
     finally:
         sys.path.pop(0)
     def reset():
@@ -289,6 +303,15 @@ def _vb_setup():
                 e = (e[0], e[1], e[2], n)
             yield e
     os.ilistdir = ilistdir
+    def rename(a, b):
+        # VfsPosix with a root folder (MicroPython 1.27) builds both absolute paths in
+        # one buffer, so os.rename('/a', '/b') renames '/b' onto itself (ENOENT): the
+        # host renames instead (a board's LittleFS or FAT has no such problem).
+        cwd = os.getcwd().rstrip("/")
+        e = _vboard.rename(a if a.startswith("/") else cwd + "/" + a, b if b.startswith("/") else cwd + "/" + b)
+        if e:
+            raise OSError(e)
+    os.rename = rename
     v = sys.implementation.version
     rel = "%d.%d.%d" % (v[0], v[1], v[2])
     fake = ${version ? `(${version[0]}, ${version[1] || 0}, ${version[2] || 0}, "")` : "None"}
@@ -338,6 +361,7 @@ async function newInterpreter() {
   if (opts.machine && fs.existsSync(opts.machine)) machineSrc = fs.readFileSync(opts.machine, "utf8");
   FS.writeFile("/vb_builtin/machine.py", machineSrc);
   FS.writeFile("/vb_builtin/_vb_machine.py", MINIMAL_MACHINE);
+  if (opts.vdevice && opts.vdevicePy) FS.writeFile("/vb_builtin/vdevice.py", fs.readFileSync(opts.vdevicePy, "utf8"));
   installFlash(FS);
   const flashDir = path.resolve(opts.flash);
   const hostFile = (rel) => {
@@ -350,12 +374,70 @@ async function newInterpreter() {
     soft_reset: () => { pendingReset = "soft"; },
     // Read a file of the board's flash as the host has it now (changes the host made
     // while code runs are not otherwise seen before the next reset); None if absent.
+    // os.rename on the board (see SETUP): 0, or MicroPython's errno number.
+    rename: (a, b) => {
+      try { FS.rename(FLASH + path.posix.normalize(String(a)), FLASH + path.posix.normalize(String(b))); return 0; }
+      catch (e) { if (e && e.name === "ErrnoError") return globalThis.__vboardErrno(e.errno); throw e; }
+    },
     host_read: (rel) => { try { return fs.readFileSync(hostFile(rel), "latin1"); } catch (e) { return null; } },
+    ...vdeviceLink(),
   });
   try { m.runPython(SETUP); }
   catch (e) { emit("virtual board: setup failed: " + String(e.message || e).replace(/\n/g, "\r\n") + "\r\n"); }
   mp = m;
   control("S");
+}
+
+// The host side of host_sim/vdevice.py (only with --vdevice DIR): frames out, presses in.
+// input.done (the offset of input.txt played so far) survives resets and restarts of
+// this process; the line being played when the board resets is not played again
+// unless this process is restarted.
+let inputTaken = null; // offset of input.txt handed to the board so far
+function vdeviceLink() {
+  if (!opts.vdevice) return {};
+  const dir = opts.vdevice;
+  fs.mkdirSync(dir, { recursive: true });
+  const inFile = path.join(dir, "input.txt"), doneFile = path.join(dir, "input.done");
+  const frameFile = path.join(dir, "frame.pbm"), logFile = path.join(dir, "log.txt");
+  if (inputTaken === null) {
+    try { inputTaken = parseInt(fs.readFileSync(doneFile, "utf8"), 10) || 0; } catch (e) { inputTaken = 0; }
+  }
+  // Interpreters started so far (kept in the folder): frames tell which boot made them.
+  const bootFile = path.join(dir, "boots");
+  let boot = 0;
+  try { boot = parseInt(fs.readFileSync(bootFile, "utf8"), 10) || 0; } catch (e) { /* first */ }
+  boot += 1;
+  fs.writeFileSync(bootFile, String(boot));
+  return {
+    // The next whole line of the script (without its newline), or None.
+    dev_next: () => {
+      let size;
+      try { size = fs.statSync(inFile).size; } catch (e) { return null; }
+      if (size <= inputTaken) return null;
+      const fd = fs.openSync(inFile, "r");
+      try {
+        const buf = Buffer.alloc(Math.min(size - inputTaken, 4096));
+        const n = fs.readSync(fd, buf, 0, buf.length, inputTaken);
+        const nl = buf.subarray(0, n).indexOf(10);
+        if (nl < 0) return null; // a line still being written
+        inputTaken += nl + 1;
+        return buf.subarray(0, nl).toString("utf8").replace(/\r$/, "");
+      } finally { fs.closeSync(fd); }
+    },
+    // The lines handed out so far are played.
+    dev_done: () => {
+      fs.writeFileSync(doneFile + ".tmp", String(inputTaken));
+      fs.renameSync(doneFile + ".tmp", doneFile);
+    },
+    dev_log: (text) => { fs.appendFileSync(logFile, String(text) + "\n"); },
+    // A finished frame: a comment and the picture (rows, bit 7 leftmost) in hex.
+    dev_frame: (comment, hex) => {
+      const pic = Buffer.from(String(hex), "hex");
+      const tmp = frameFile + "." + process.pid + ".tmp";
+      fs.writeFileSync(tmp, Buffer.concat([Buffer.from("P4\n# vdevice boot " + boot + " " + comment + "\n128 64\n"), pic]));
+      fs.renameSync(tmp, frameFile);
+    },
+  };
 }
 
 function runScript(name) {

@@ -25,6 +25,17 @@ and restarts of the board, and a test can look at them on the host while code ru
 file in its flash); ``machine.reset()`` and ``machine.soft_reset()`` reset the board.
 Known limit: ``mpremote mount`` does not work (that build cannot read stdin while code
 runs).
+
+Devices (``vdevice=True``, or the environment variable ``VBOARD_VDEVICE=1``): at every
+boot, before boot.py and main.py run, ``host_sim/vdevice.py`` puts an SSD1306 panel on
+the stand-in I2C bus at 0x3C and a button player on ``machine.sim_idle()`` (which the
+firmware's app loop calls once per turn). The host side, in ``board.vdevice_dir``
+(outside the board's flash)::
+
+    board.send("press OK", "long BACK")     # append script lines (host_sim/vdevice.py)
+    board.wait_played(timeout=10)           # every line played?
+    board.frame()                           # (info, 64 rows of 128 ints) or None;
+                                            # info: {"boot": B, "frame": N, ...}
 """
 
 import argparse
@@ -43,6 +54,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 NODE_SCRIPT = os.path.join(HERE, "vboard.mjs")
 MACHINE_PY = os.path.join(HERE, "machine.py")
+VDEVICE_PY = os.path.join(HERE, "vdevice.py")
 PICO_FLASH_BYTES = 1408 * 1024  # the file system of a Raspberry Pi Pico (rp2 port)
 OUT_QUEUE_LIMIT = 256 * 1024  # bytes held for a reader that is not there; older ones are dropped
 
@@ -71,11 +83,14 @@ class VirtualBoard:
                    that check it; the interpreter is still MicroPython 1.27
     link           where to put the symlink to the pty (default: in a temporary folder)
     watchdog_s     how long a Ctrl-C may go unacknowledged before the restart
+    vdevice        install host_sim/vdevice.py at every boot (panel frames out, scripted
+                   presses in, through vdevice_dir); default: VBOARD_VDEVICE=1 in the
+                   environment
     """
 
     def __init__(self, state_dir=None, *, flash_size=PICO_FLASH_BYTES, machine_py=None,
                  report_version=None, link=None, watchdog_s=0.5, node="node",
-                 log=None):
+                 log=None, vdevice=None):
         self._tmp = tempfile.mkdtemp(prefix="vboard-")
         self.state_dir = os.path.abspath(state_dir) if state_dir else os.path.join(self._tmp, "flash")
         os.makedirs(self.state_dir, exist_ok=True)
@@ -86,6 +101,11 @@ class VirtualBoard:
         self.watchdog_s = watchdog_s
         self.node = node
         self.restarts = 0  # watchdog restarts so far
+        if vdevice is None:
+            vdevice = os.environ.get("VBOARD_VDEVICE", "") not in ("", "0")
+        self.vdevice_dir = os.path.join(self._tmp, "vdevice") if vdevice else None
+        if self.vdevice_dir:
+            os.makedirs(self.vdevice_dir)
         self._log = log
         self._proc = None
         self._ctrl_r = None
@@ -162,6 +182,46 @@ class VirtualBoard:
             os.write(self._wake_w, b"x")
         self._wait_started(20)
 
+    # ------------------------------------------------------------ devices
+    def _vd(self, name):
+        if not self.vdevice_dir:
+            raise VirtualBoardError("this board has no devices: VirtualBoard(vdevice=True)")
+        return os.path.join(self.vdevice_dir, name)
+
+    def send(self, *lines):
+        """Append lines to the button script (played in order; host_sim/vdevice.py)."""
+        with open(self._vd("input.txt"), "a") as f:
+            f.write("".join(line + "\n" for line in lines))
+
+    def played(self):
+        """Has the board played every line sent so far?"""
+        try:
+            size = os.path.getsize(self._vd("input.txt"))
+        except OSError:
+            return True
+        try:
+            with open(self._vd("input.done")) as f:
+                done = int(f.read() or 0)
+        except (OSError, ValueError):
+            done = 0
+        return done >= size
+
+    def wait_played(self, timeout=10):
+        end = time.monotonic() + timeout
+        while not self.played():
+            if time.monotonic() > end:
+                return False
+            time.sleep(0.02)
+        return True
+
+    def frame(self):
+        """The newest frame of the panel: (info, 64 rows of 128 ints), or None. info
+        holds the numbers of the frame's comment (host_sim/vdevice.py): boot (which
+        start of the interpreter drew it), frame, played, on, inverted, contrast."""
+        from host_sim.vdevice import frame_info, read_pbm
+        got = read_pbm(self._vd("frame.pbm"))
+        return None if got is None else (frame_info(got[0]), got[1])
+
     # ------------------------------------------------------------ process
     def _spawn(self, start):
         ctrl_r, ctrl_w = os.pipe()
@@ -169,6 +229,8 @@ class VirtualBoard:
                str(self.flash_size), "--start", start, "--ctrl-fd", str(ctrl_w)]
         if self.machine_py and os.path.exists(self.machine_py):
             cmd += ["--machine", self.machine_py]
+        if self.vdevice_dir:
+            cmd += ["--vdevice", self.vdevice_dir, "--vdevice-py", VDEVICE_PY]
         if self.report_version:
             cmd += ["--report-version", ".".join(str(x) for x in self.report_version)]
         env = dict(os.environ)
@@ -370,15 +432,20 @@ def main(argv=None):
     ap.add_argument("--dir", help="folder kept as the board's flash (default: a temporary one)")
     ap.add_argument("--link", help="where to create the port (a symlink to the pty)")
     ap.add_argument("--flash-size", type=int, default=PICO_FLASH_BYTES)
+    ap.add_argument("--vdevice", action="store_true",
+                    help="panel and button player (host_sim/vdevice.py); files in a folder printed at start")
     args = ap.parse_args(argv)
     board = VirtualBoard(args.dir, link=args.link, flash_size=args.flash_size,
-                         log=lambda s: sys.stderr.write(s))
+                         log=lambda s: sys.stderr.write(s), vdevice=args.vdevice or None)
     try:
         board.start()
     except VirtualBoardError as e:
         print("virtual board: %s" % e, file=sys.stderr)
         return 1
     print(board.port, flush=True)
+    if board.vdevice_dir:
+        print("devices: frames in %s/frame.pbm, script lines to %s/input.txt"
+              % (board.vdevice_dir, board.vdevice_dir), file=sys.stderr, flush=True)
     print("virtual board on %s, flash in %s; try: mpremote connect %s exec \"import os; print(os.uname())\"   (Ctrl-C to stop)"
           % (board.port, board.state_dir, board.port), file=sys.stderr, flush=True)
     try:

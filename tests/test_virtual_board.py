@@ -109,6 +109,21 @@ def test_errors_have_micropython_errno(board):
     assert "OSError: [Errno 2] ENOENT" in r.stdout + r.stderr
 
 
+def test_rename_with_absolute_paths(board):
+    """os.rename('/a', '/b') as the firmware's atomic writes do it (VfsPosix with a root
+    folder loses the first path in MicroPython 1.27; the board renames on the host)."""
+    out = ok(board.port, "exec", "import os\n"
+             "open('/r_new.txt', 'w').write('new')\nopen('/r.txt', 'w').write('old')\n"
+             "os.rename('/r_new.txt', '/r.txt')\n"
+             "print(open('/r.txt').read(), 'r_new.txt' in os.listdir('/'))\n"
+             "os.mkdir('rd')\nos.rename('r.txt', 'rd/r.txt')\nprint(os.listdir('/rd'))\n"
+             "try:\n os.rename('/nope', '/x')\nexcept OSError as e:\n print(e.errno)")
+    assert out.split() == ["new", "False", "['r.txt']", "2"]
+    assert open(os.path.join(board.state_dir, "rd", "r.txt")).read() == "new"
+    assert not os.path.exists(os.path.join(board.state_dir, "r_new.txt"))
+    ok(board.port, "fs", "rm", "-r", ":rd")
+
+
 def test_run_and_resume(board, tmp_path):
     script = tmp_path / "script.py"
     script.write_text("x = 6 * 7\nprint('ran', x)\n")
