@@ -133,17 +133,18 @@ def test_a_short_stack31_game_by_presses(board):
     assert board.wait_played(10)
     wait_screen(board, "P1", "D50")
     text = journal(board)
+    assert text, os.listdir(board.state_dir)
     assert text.splitlines()[0].startswith("game stack31 players 2")
-    assert actions(text) == ["draw", "draw"]
+    assert actions(text) == ["draw", "draw"], text
     # The same file through mpremote (this interrupts the firmware, as on a board).
     r = mpremote(board.port, "fs", "cat", ":" + GAME, timeout=30)
     assert r.returncode == 0, r.stderr
-    assert r.stdout == text
+    assert r.stdout == text, (r.stdout, text)
 
 
 def test_a_second_deploy_keeps_the_journal_and_the_game_resumes(board, build_dir, tmp_path):
     before = journal(board)
-    assert actions(before) == ["draw", "draw"]
+    assert actions(before) == ["draw", "draw"], before
     # A checkout where one file changed since the first deploy.
     tree = tmp_path / "tree"
     for d in DEVICE_DIRS:
@@ -156,11 +157,11 @@ def test_a_second_deploy_keeps_the_journal_and_the_game_resumes(board, build_dir
     booted = (board.frame() or ({}, None))[0].get("boot", 0)
     n = device_file_count(ROOT)
     r, took = deploy(board, build_dir, root=str(tree))
-    assert [ln for ln in r.stdout.splitlines() if ln.startswith("copy ")] == ["copy main.py (%d bytes)"
-                                                                             % os.path.getsize(tree / "main.py")]
+    copied = [ln for ln in r.stdout.splitlines() if ln.startswith("copy ")]
+    assert copied == ["copy main.py (%d bytes)" % os.path.getsize(tree / "main.py")], r.stdout
     assert "done: 1 copied, 0 removed, %d unchanged" % (n - 1) in r.stdout, r.stdout
-    assert journal(board) == before
+    assert journal(board) == before, (journal(board), before, os.listdir(board.state_dir))
     # After the reset the firmware starts again, straight into the saved game.
     wait_screen(board, "P1", "D50", boot_after=booted)
-    assert journal(board) == before
+    assert journal(board) == before, (journal(board), before, os.listdir(board.state_dir))
     print("second deploy: 1 file in %.1f s" % took)
