@@ -17,9 +17,13 @@ class Screen:
         """Shown (first time, or again after the screen above it closed)."""
 
     def on_button(self, kind, button):
-        """A navigation event: kind PRESS/RELEASE/SHORT/LONG/REPEAT, button UP..BACK."""
-        if kind == b.SHORT and button == b.BACK:
-            self.app.pop()
+        """A navigation event: kind PRESS/RELEASE/SHORT/LONG/REPEAT, button UP..BACK.
+        By default BACK goes back, and a long BACK goes home from anywhere."""
+        if button == b.BACK:
+            if kind == b.SHORT:
+                self.app.pop()
+            elif kind == b.LONG:
+                self.app.home()
 
     def on_call(self, player, down, t_us):
         """A raw Stress call-button edge (not debounced: the arbiter does that)."""

@@ -6,7 +6,6 @@ the totals follow, and the journal is written anew (Session.rewrite). BACK goes 
 a long BACK goes home.
 """
 
-from firmware import buttons as b
 from firmware.screen import MenuScreen
 from firmware.screens import stackdeck_view as v
 
@@ -25,12 +24,6 @@ class HistoryScreen(MenuScreen):
             points = " ".join([v.signed(n) for n in g.round_scores(r)])
             entries.append(("R%d %s" % (r, points), self._editor(r)))
         self.set_entries(entries)
-
-    def on_button(self, kind, button):
-        if button == b.BACK and kind == b.LONG:
-            self.app.home()
-            return
-        MenuScreen.on_button(self, kind, button)
 
     def _editor(self, r):
         def edit():

@@ -7,7 +7,6 @@ remove it. BACK goes back, a long BACK goes home.
 """
 
 from core.errors import IllegalAction
-from firmware import buttons as b
 from firmware.screen import MenuScreen
 from firmware.screens import stackdeck_view as v
 
@@ -32,12 +31,6 @@ class PlayerScreen(MenuScreen):
         for i, action in t.actions(p):
             entries.append((v.entry_words(t.game, action), self._remover(i, action)))
         self.set_entries(entries)
-
-    def on_button(self, kind, button):
-        if button == b.BACK and kind == b.LONG:
-            self.app.home()
-            return
-        MenuScreen.on_button(self, kind, button)
 
     def _counts(self):
         from firmware.screens.stackdeck_counts import CountsScreen

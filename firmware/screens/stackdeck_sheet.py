@@ -7,7 +7,6 @@ BACK goes home. The same screen edits an ended round from the history.
 """
 
 from core.errors import IllegalAction
-from firmware import buttons as b
 from firmware.screen import MenuScreen
 from firmware.screens import stackdeck_view as v
 
@@ -38,12 +37,6 @@ class SheetScreen(MenuScreen):
             if g.scores:
                 entries.append(("History", self._history))
         self.set_entries(entries)
-
-    def on_button(self, kind, button):
-        if button == b.BACK and kind == b.LONG:
-            self.app.home()
-            return
-        MenuScreen.on_button(self, kind, button)
 
     def _player(self, p):
         def open_player():
