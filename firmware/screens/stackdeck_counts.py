@@ -38,13 +38,8 @@ class CountsScreen(Screen):
         elif button == b.OK and kind == b.SHORT:
             self.save()
             return
-        elif button == b.BACK and kind == b.SHORT:
-            self.app.pop()
-            return
-        elif button == b.BACK and kind == b.LONG:
-            self.app.home()
-            return
         else:
+            Screen.on_button(self, kind, button)  # BACK back, long BACK home
             return
         self.app.redraw()
 

@@ -52,10 +52,8 @@ class StackScreen(Screen):
                 self.app.pop()
                 return
             self.stack.pop()
-        elif button == b.BACK and kind == b.LONG:
-            self.app.home()
-            return
         else:
+            Screen.on_button(self, kind, button)  # long BACK home
             return
         self.app.redraw()
 
