@@ -10,8 +10,15 @@ A game subclass provides:
 
 An action is a tuple (actor, verb, args...) where actor is the 1-based player who acts,
 or None when the line did not name one.
+
+Checkpoints (seeds/README.md, "Checkpoints"): checkpoint() writes the position as text
+lines, restore(lines) sets it on a new game, rebase(m, lines) forgets the first m
+actions of the history. A subclass provides _write(tokens) and _read(reader) for that.
+The history then starts at a base position (None: the start of the game); `moves`
+counts every action since the start of the game, also those forgotten.
 """
 
+from core import checkpoint as cp
 from core import notation
 from core.errors import IllegalAction
 from core import jsonfmt
@@ -39,6 +46,8 @@ class Game:
             self.options[key] = self.OPTIONS[key]
         self.history = []
         self._undo = []
+        self.moves = 0  # actions applied since the game began (history may hold fewer)
+        self._base = None  # checkpoint lines of the position history starts from
         self._setup()
         if options:
             for key in options:
@@ -52,7 +61,7 @@ class Game:
     def set_option(self, key, value):
         """Set a house rule or timing before the first action. value: str or its type."""
         key = key.lower()
-        if self.history:
+        if self.history or self.moves:
             raise IllegalAction("options go first")
         if key not in self.OPTIONS:
             raise IllegalAction("unknown option " + key)
@@ -91,10 +100,12 @@ class Game:
         self.history.append(action)
         if not self.UNDO_BY_REPLAY:
             self._undo.append(record)
+        self.moves += 1
         return action
 
     def pop(self):
-        """Undo the last action and return it (IllegalAction when there is none)."""
+        """Undo the last action and return it (IllegalAction when there is none; after
+        restore or rebase, pop goes back no further than the checkpoint)."""
         if not self.history:
             raise IllegalAction("nothing to undo")
         if self.UNDO_BY_REPLAY:
@@ -102,16 +113,84 @@ class Game:
             self._replay(self.history)
             return last
         self._revert(self._undo.pop())
+        self.moves -= 1
         return self.history.pop()
 
     def _replay(self, actions):
-        """Rebuild the position from the start through `actions` (all were legal)."""
+        """Rebuild the position from the base (the start, or the checkpoint history
+        starts from) through `actions` (all were legal)."""
+        self._to_base()
         self.history = []
         self._undo = []
-        self._setup()
         for action in actions:
-            self._apply(action)
-            self.history.append(action)
+            self.push(action)
+
+    def _to_base(self):
+        """Set the position history starts from (its checkpoint was checked before)."""
+        if self._base is None:
+            self._setup()
+            self.moves = 0
+        else:
+            self._load(self._base)
+
+    # Checkpoints -------------------------------------------------------------
+
+    def checkpoint(self):
+        """The position as text lines (no header, no options: those stay at the top of
+        the journal). new_game(...).restore(lines) gives this very position back."""
+        tokens = cp.head(self.NAME, self.players, self.moves)
+        self._write(tokens)
+        tokens.append(cp.END)
+        return cp.pack(tokens)
+
+    def _load(self, lines):
+        """Set the position of checkpoint LINES; IllegalAction if they are not one
+        (the position is then half-set: the caller puts it back)."""
+        reader = cp.Reader(cp.tokens_of(lines))
+        moves = cp.read_head(reader, self.NAME, self.players)
+        self._setup()
+        try:
+            self._read(reader)
+        except (ValueError, TypeError, IndexError, KeyError, AttributeError):
+            raise IllegalAction("checkpoint: damaged")
+        reader.done()
+        self.moves = moves
+
+    def restore(self, lines):
+        """On a new game (same players and options, nothing pushed): set the position
+        of checkpoint() lines. Malformed or inconsistent: IllegalAction, nothing
+        changed. Afterwards history is empty and pop() goes back no further."""
+        if self.history:
+            raise IllegalAction("restore: a new game only")
+        lines = tuple(lines) if isinstance(lines, list) else lines
+        try:
+            self._load(lines)
+        except IllegalAction:
+            self._to_base()
+            raise
+        self._base = lines
+        self._undo = []
+
+    def rebase(self, m, base_lines):
+        """Forget the first m actions of the history (and their undo records).
+        base_lines: checkpoint() of the position after them, which pop() rebuilds from
+        where it must. pop() then goes back at most len(history) actions."""
+        if not isinstance(m, int) or not 0 <= m <= len(self.history):
+            raise IllegalAction("rebase: 0 to %d" % len(self.history))
+        base_lines = tuple(base_lines) if isinstance(base_lines, list) else base_lines
+        reader = cp.Reader(cp.tokens_of(base_lines))
+        if cp.read_head(reader, self.NAME, self.players) != self.moves - len(self.history) + m:
+            raise IllegalAction("rebase: not that position")
+        del self.history[:m]
+        if not self.UNDO_BY_REPLAY:
+            del self._undo[:m]
+        self._base = base_lines
+
+    def base_checkpoint(self):
+        """The checkpoint lines of the position history starts from, or None when the
+        history starts at the beginning of the game (a journal writes these, then
+        every action of history)."""
+        return None if self._base is None else list(self._base)
 
     def is_legal(self, action):
         """True when push(action) would be accepted; the state is not changed."""
@@ -135,6 +214,14 @@ class Game:
 
     def _revert(self, record):
         pass
+
+    def _write(self, tokens):
+        """Append the position's tokens (checkpoint sections) to TOKENS."""
+        raise IllegalAction("no checkpoints for " + self.NAME)
+
+    def _read(self, reader):
+        """Set the position from a checkpoint reader, after _setup(); check it all."""
+        raise IllegalAction("no checkpoints for " + self.NAME)
 
     def format(self, action):
         raise NotImplementedError

@@ -15,14 +15,28 @@ def tokenize(line):
     return line.split()
 
 
+MAX_DIGITS = 12  # the longest number any line may hold (int() refuses 4,300+ digits)
+
+
+def is_digits(text):
+    """True for 1 to MAX_DIGITS ASCII digits. (str.isdigit accepts Unicode digits such
+    as '\u00b2' that int() refuses; this does not.)"""
+    if not text or len(text) > MAX_DIGITS:
+        return False
+    for ch in text:
+        if ch < "0" or ch > "9":
+            return False
+    return True
+
+
 def is_player_token(token):
-    return len(token) >= 2 and token[0] in "pP" and token[1:].isdigit()
+    return len(token) >= 2 and token[0] in "pP" and is_digits(token[1:])
 
 
 def parse_player(token, players):
     """'P2' -> 2, checked against the number of players."""
     if not is_player_token(token):
-        raise IllegalAction("not a player: " + token)
+        raise IllegalAction("not a player: " + shorten(token))
     number = int(token[1:])
     if number < 1 or number > players:
         raise IllegalAction("no player P%d" % number)
@@ -34,12 +48,20 @@ def format_player(number):
 
 
 def parse_int(token, what="number"):
+    """An optionally negative whole number in ASCII digits (at most MAX_DIGITS)."""
     text = token
     if text[:1] == "-":
         text = text[1:]
-    if not text or not text.isdigit():
-        raise IllegalAction("bad %s: %s" % (what, token))
+    if not is_digits(text):
+        raise IllegalAction("bad %s: %s" % (what, shorten(token)))
     return int(token)
+
+
+def shorten(token, width=12):
+    """A token as a refusal may quote it: at most `width` characters."""
+    if len(token) <= width:
+        return token
+    return token[:width - 3] + "..."
 
 
 def split_actor(tokens, players):

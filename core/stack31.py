@@ -6,6 +6,7 @@ refuses what cannot be right.
 """
 
 from core import cards
+from core import checkpoint as cp
 from core import notation
 from core.errors import IllegalAction
 from core.game import Game
@@ -238,6 +239,88 @@ class Stack31(Game):
                 return False
         return True
 
+    # Checkpoint (S31-22) ---------------------------------------------------------
+
+    def _write(self, tokens):
+        tokens += ["turn", str(self.to_move + 1), "deck", str(self.deck),
+                   "quiet", str(self.quiet_turns), "down", str(self.discarded_down), "hands"]
+        tokens += [str(h) for h in self.hands]
+        tokens.append("piles")
+        for s in range(4):
+            tokens.append(str(self.values[s]))
+            tokens.append(cp.player(self.owners[s]))
+        tokens.append("dq")
+        tokens += [cp.player(p) for p in self.disqualified]
+        tokens.append("played")
+        tokens += [cards.name(c) for c in self.played]
+        tokens.append("up")
+        tokens += [cards.name(c) for c in self.discarded_up]
+
+    def _read(self, r):
+        n = self.players
+        r.word("turn")
+        to_move = r.num(1, n, "turn") - 1
+        r.word("deck")
+        deck = r.num(0, cards.DECK_SIZE, "deck")
+        r.word("quiet")
+        quiet = r.num(0, n, "quiet")
+        r.word("down")
+        down = r.num(0, cards.DECK_SIZE, "down")
+        r.word("hands")
+        hands = [r.num(0, self.options["hand_limit"], "hands") for _ in range(n)]
+        r.word("piles")
+        values = []
+        owners = []
+        for _ in range(4):
+            values.append(r.num(0, GOAL, "piles"))
+            owners.append(cp.read_player(r.take(), n))
+        r.word("dq")
+        dq = [cp.read_player(t, n, False) for t in r.until(("played",))]
+        r.word("played")
+        played = [cards.parse(t) for t in r.until(("up",))]
+        r.word("up")
+        up = [cards.parse(t) for t in r.until((cp.END,))]
+        # Consistency: what play itself keeps true.
+        active = [True] * n
+        for p in dq:
+            if not active[p]:
+                raise IllegalAction("checkpoint: dq twice")
+            if hands[p]:
+                raise IllegalAction("checkpoint: dq with cards")
+            active[p] = False
+        seen = set()
+        for c in played + up:
+            if c in seen:
+                raise IllegalAction("checkpoint: card twice")
+            seen.add(c)
+        if deck + sum(hands) + len(played) + len(up) + down != cards.DECK_SIZE:
+            raise IllegalAction("checkpoint: cards don't add up")
+        if deck and quiet:
+            raise IllegalAction("checkpoint: bad quiet")
+        for s in range(4):
+            value = 0
+            for c in played:
+                if cards.suit(c) == s:
+                    value = pile_after(value, c)
+            if value != values[s] or (owners[s] is None) != (value == 0 and not any(
+                    cards.suit(c) == s for c in played)):
+                raise IllegalAction("checkpoint: pile " + cards.SUITS[s])
+        self.deck = deck
+        self.hands = hands
+        self.values = values
+        self.owners = owners
+        self.active = active
+        self.disqualified = dq
+        self.seen = seen
+        self.played = played
+        self.discarded_up = up
+        self.discarded_down = down
+        self.to_move = to_move
+        self.quiet_turns = quiet
+        self.over = self._is_over()
+        if not self.over and not active[to_move]:
+            raise IllegalAction("checkpoint: turn of a dq")
+
     # Reading the position -----------------------------------------------------
 
     def piles_won(self):
@@ -311,5 +394,5 @@ class Stack31(Game):
             "played": [cards.name(c) for c in self.played],
             "discarded_up": [cards.name(c) for c in self.discarded_up],
             "discarded_down": self.discarded_down,
-            "moves": len(self.history),
+            "moves": self.moves,
         }

@@ -62,6 +62,16 @@ def check_colours(letters):
     return text
 
 
+def _digits(text):
+    """ASCII digits only (str.isdigit also takes Unicode digits that int() refuses)."""
+    if not text or len(text) > 2:
+        return False
+    for ch in text:
+        if ch < "0" or ch > "9":
+            return False
+    return True
+
+
 def parse_card(token, letters=COLOURS):
     """'3R', '10b', 'W' -> card (letters: the five colour letters in use)."""
     text = token.upper()
@@ -71,7 +81,7 @@ def parse_card(token, letters=COLOURS):
         raise IllegalAction("bad card: " + token)
     c = letters.find(text[-1])
     digits = text[:-1]
-    if c < 0 or not digits.isdigit() or digits[0] == "0":
+    if c < 0 or not _digits(digits) or digits[0] == "0":
         raise IllegalAction("bad card: " + token)
     n = int(digits)
     if n < 1 or n > NUMBERS:

@@ -10,6 +10,7 @@ in those unturned stacks. They score exactly like the equivalent stacks (5, 10, 
 so only what the counts themselves prove is checked: see `check`.
 """
 
+from core import notation
 from core.errors import IllegalAction
 from core import stackdeck_stacks as st
 
@@ -32,7 +33,7 @@ def parse(tokens):
         raise IllegalAction(BAD_COUNTS)
     out = []
     for t in tokens:
-        if not t.isdigit() or int(t) > MAX_COUNT:
+        if not notation.is_digits(t) or int(t) > MAX_COUNT:
             raise IllegalAction(BAD_COUNTS)
         out.append(int(t))
     return tuple(out)

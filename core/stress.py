@@ -42,8 +42,8 @@ def fits(card, top):
 def parse_time(token):
     """'@1500' -> 1500 (microseconds, a non-negative integer)."""
     text = token[1:]
-    if not text or not text.isdigit():
-        raise IllegalAction("bad time: " + token)
+    if not notation.is_digits(text):
+        raise IllegalAction("bad time: " + notation.shorten(token))
     return int(text)
 
 
