@@ -2,8 +2,8 @@
 
 One loop, no threads. Power and screen care live here: after the dim timeout of no input
 the screen dims, after the sleep timeout (both in settings) it turns off, and a press wakes it. A press
-that wakes a sleeping screen does nothing else (the player could not see what it would
-do). An unexpected exception is logged to `error.log`, shown on an error screen, and
+that wakes a dimmed or sleeping screen does nothing else (the player had not looked at
+what it would do; the same rule for both, so a player never has to tell them apart). An unexpected exception is logged to `error.log`, shown on an error screen, and
 the app restarts into the saved game: it never leaves a frozen screen.
 """
 
@@ -32,6 +32,7 @@ class App:
         self.report = None  # what the journal or settings said on start, shown once
         self._dirty = True
         self._toast = None
+        self._toast_owner = None
         self._toast_until = 0
         self._last_input = hw.clock.ticks_ms()
         self._dimmed = False
@@ -49,12 +50,17 @@ class App:
     def screen(self):
         return self.screens[-1]
 
+    # A toast belongs to the screen it was raised on: any change of screen (a push,
+    # a pop, home) drops it, so a message never covers the next screen or a dialog.
+
     def push(self, screen):
+        self._toast = None
         self.screens.append(screen)
         screen.enter()
         self.redraw()
 
     def pop(self):
+        self._toast = None
         if len(self.screens) > 1:
             self.screens.pop()
             self.screen.enter()
@@ -65,6 +71,7 @@ class App:
         self.push(screen)
 
     def home(self):
+        self._toast = None
         del self.screens[1:]
         self.screen.enter()
         self.redraw()
@@ -73,10 +80,16 @@ class App:
         self._dirty = True
 
     def toast(self, text, ms=None):
-        """A message over the bottom of the screen for a moment: refusals, saves."""
+        """A message for a moment (refusals, saves), on the screen now on top and only
+        there: where that screen's toast_place() says, the bottom by default."""
         self._toast = ui.wrap(text, ui.COLS - 1)[:2]  # inside the frame
+        self._toast_owner = self.screens[-1] if self.screens else None
         self._toast_until = self.hw.clock.ticks_add(self.hw.clock.ticks_ms(), ms or self.TOAST_MS)
         self.redraw()
+
+    def toast_text(self):
+        """The lines of the message showing now (None when there is none): for tests."""
+        return self._toast
 
     def refuse(self, reason):
         """Say why an entry was refused (the rules' own words) with a low beep."""
@@ -130,10 +143,10 @@ class App:
         self.session, report = Session.resume(self.journal)
         report = report or self.report
         self.report = None
-        if report:
-            self.toast(report, 4000)
         if self.session is not None:
             self.push(game_screen(self, self.session))
+        if report:  # after the push: a toast belongs to the screen it shows on
+            self.toast(report, 4000)
         self.apply_display_settings()
 
     def apply_display_settings(self):
@@ -182,11 +195,12 @@ class App:
         fb = self.fb
         fb.fill(0)
         self.screen.draw(fb)
-        if self._toast:
-            rows = len(self._toast)
-            y = ui.H - rows * 9 - 2
-            fb.fill_rect(0, y, ui.W, ui.H - y, 0)
-            fb.rect(0, y, ui.W, ui.H - y, 1)
+        place = self.screen.toast_place() if self._toast_owner is self.screen else None
+        if self._toast and place:
+            h = len(self._toast) * 9 + 2
+            y = 0 if place == "top" else ui.H - h
+            fb.fill_rect(0, y, ui.W, h, 0)
+            fb.rect(0, y, ui.W, h, 1)
             for i, line in enumerate(self._toast):
                 ui.center(fb, line, y + 2 + i * 9)
         fb.show()
@@ -204,17 +218,17 @@ class App:
             if kind != b.PRESS:
                 return False
             self._swallow = -1
-        if self._asleep:
-            self._asleep = False
+        if self._asleep or self._dimmed:
+            # A dimmed screen is woken like a sleeping one: the press only brightens
+            # it, so the first press after a pause never acts on a screen nobody read.
+            if self._asleep:
+                self._asleep = False
+                self.fb.poweron()
+                self.redraw()
             self._dimmed = False
-            self.fb.poweron()
             self.apply_display_settings()
-            self.redraw()
             self._swallow = button if kind == b.PRESS else -1
             return False
-        if self._dimmed:
-            self._dimmed = False
-            self.apply_display_settings()
         return True
 
     def _power_care(self, now):

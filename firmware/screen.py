@@ -38,6 +38,11 @@ class Screen:
         """True while the screen must not dim or sleep (a countdown, an armed call)."""
         return False
 
+    def toast_place(self):
+        """Where the app may show a message over this screen: "bottom", "top" (when the
+        bottom holds something that must stay visible), or None (never: a dialog)."""
+        return "bottom"
+
 
 def is_step(kind):
     """Arrows move on a press and keep moving while held."""

@@ -21,13 +21,27 @@ def test_the_screen_dims_then_sleeps_and_a_press_only_wakes_it(tmp_path):
     assert dev.game.state()["deck"] == 51
 
 
-def test_a_dimmed_screen_acts_on_the_press(tmp_path):
+def test_a_press_on_a_dimmed_screen_only_brightens_it(tmp_path):
     dev = new_device(tmp_path)
     open_stack31(dev)
     dev.step((dev.app.settings.get("dim_s") + 1) * 1000)
-    assert dev.app.dimmed
-    dev.press("OK")
-    assert not dev.app.dimmed and dev.game.state()["deck"] == 51
+    assert dev.app.dimmed and not dev.app.asleep
+    dev.press("OK")  # brightens, does not draw a card
+    assert not dev.app.dimmed and dev.emu.contrast == dev.app.settings.contrast()
+    assert dev.game.state()["deck"] == 52
+    dev.press("OK")  # now it acts
+    assert dev.game.state()["deck"] == 51
+
+
+def test_a_held_arrow_that_brightens_the_screen_does_not_repeat(tmp_path):
+    dev = new_device(tmp_path)
+    open_stack31(dev)
+    choice = dev.app.screen.choice
+    dev.step((dev.app.settings.get("dim_s") + 1) * 1000)
+    dev.press("RIGHT", hold_ms=1500)  # held long enough to repeat: all of it swallowed
+    assert dev.app.screen.choice == choice and not dev.app.dimmed
+    dev.press("RIGHT")
+    assert dev.app.screen.choice != choice
 
 
 def test_an_idle_screen_sends_nothing(tmp_path):

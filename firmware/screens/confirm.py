@@ -1,4 +1,4 @@
-"""A yes/no question. OK says yes, BACK says no."""
+"""A yes/no question. OK says yes, BACK says no. No message is ever drawn over it."""
 
 from firmware import buttons as b
 from firmware import ui
@@ -21,6 +21,9 @@ class ConfirmScreen(Screen):
             self.on_yes()
         elif button == b.BACK:
             self.app.pop()
+
+    def toast_place(self):
+        return None  # nothing ever covers the question or "OK: yes / BACK: no"
 
     def draw(self, fb):
         for i, line in enumerate(self.lines):

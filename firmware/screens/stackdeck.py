@@ -58,6 +58,9 @@ class StackDeckScreen(Screen):
     def undo(self):
         self.app.undo_last(self.session)
 
+    def toast_place(self):
+        return "top"  # the bottom row holds the last player's total
+
     # Drawing -------------------------------------------------------------------
 
     def draw(self, fb):
