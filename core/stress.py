@@ -17,6 +17,7 @@ Lines (see ../shared/contract.md):
 """
 
 from core import cards
+from core import checkpoint as cp
 from core import notation
 from core.errors import IllegalAction
 from core.game import Game
@@ -39,6 +40,12 @@ def fits(card, top):
     return step == 1 or step == 12
 
 
+# The per-player call counters (STR-35), indexes into Stress.stats[p]
+WON, TIED, TOOK, FALSE, MARGIN_SUM, MARGINS = 0, 1, 2, 3, 4, 5
+STATS = 6
+STAT_NAMES = ("won", "tied", "took", "false", "margin_sum_us", "margins")
+
+
 def parse_time(token):
     """'@1500' -> 1500 (microseconds, a non-negative integer)."""
     text = token[1:]
@@ -55,6 +62,10 @@ class Stress(Game):
     # Every call edge is a line, so per-line snapshots would fill a Pico's heap in a
     # long match: undo replays the history instead (core/game.py).
     UNDO_BY_REPLAY = True
+    # STR-35: how many closed calls are kept (in `calls`, the state and checkpoints);
+    # None keeps them all (the replay command). The firmware sets a number: a match's
+    # calls then cost a fixed amount of memory, and call_stats() keeps the totals.
+    CALLS_KEPT = None
     KEY_ORDER = ("game", "players", "tops", "stress", "calls", "winner", "tie", "margin_us",
                  "loser", "games_won", "over")
 
@@ -76,7 +87,11 @@ class Stress(Game):
         self.over = False  # after PX out, until the next start
         self.games_won = [0] * n
         self.game_no = 0
-        self.calls = []  # closed calls: (game_no, winner, tie, margin, loser, stress), 0-based
+        self.calls = []  # closed calls: (game_no, winner, tie, margin, loser, stress,
+        # ruling), 0-based; the last CALLS_KEPT of them when that is set (STR-35)
+        self.calls_closed = 0  # every call closed in the match
+        # STR-35, per player: [won, tied, took, false, margin sum (us), margins counted]
+        self.stats = [[0] * STATS for _ in range(n)]
         self.call_stress = False  # the tops showed stress when the open call was made
         self.ruling = None  # the table's ruling on the open call: None, VOID or a 0-based player
         self.last_t = 0  # the latest @T (the notation's unwrapped microseconds)
@@ -247,7 +262,7 @@ class Stress(Game):
             if result == CALL:
                 self.call_stress = self.stress()
         elif verb == RESUME:
-            self.calls.append(self._current_call())
+            self._close_call()
             self.call_stress = False
             self.ruling = None
             self.arbiter.arm(self.last_t & TICKS_MAX)
@@ -257,13 +272,61 @@ class Stress(Game):
             self.ruling = action[0] - 1
         elif verb == OUT:
             if self.arbiter.called():
-                self.calls.append(self._current_call())
+                self._close_call()
             self.ruling = None
             self.arbiter.disarm()
             self.on = False
             self.over = True
             self.games_won[action[0] - 1] += 1
         return record
+
+    def _first_pressers(self, call):
+        """0-based players who made the call: the winner, or the players of a tie."""
+        if not call[2]:
+            return [] if call[1] is None else [call[1]]
+        a = self.arbiter
+        first = None
+        for i in range(self.players):
+            off = a.pressed_at(i)
+            if off is not None and (first is None or off < first):
+                first = off
+        return [i for i in range(self.players) if a.pressed_at(i) is not None
+                and a.pressed_at(i) - first <= a.tie_window_us]
+
+    def _close_call(self):
+        """The waiting call is final: keep it (the last CALLS_KEPT) and count it."""
+        call = self._current_call()
+        self.calls.append(call)
+        kept = self.CALLS_KEPT
+        if kept is not None:
+            while len(self.calls) > kept:
+                del self.calls[0]
+        self.calls_closed += 1
+        makers = self._first_pressers(call)
+        if call[6] == VOID:
+            for p in makers:
+                self.stats[p][FALSE] += 1
+            return
+        if call[2]:
+            for p in makers:
+                self.stats[p][TIED] += 1
+        elif call[1] is not None:
+            row = self.stats[call[1]]
+            row[WON] += 1
+            if call[3] is not None:
+                row[MARGIN_SUM] += call[3]
+                row[MARGINS] += 1
+        if call[4] is not None:
+            self.stats[call[4]][TOOK] += 1
+
+    def call_stats(self):
+        """STR-35: the match's calls counted per player, whatever CALLS_KEPT keeps:
+        {"closed": N, "won": [..], "tied": [..], "took": [..], "false": [..],
+        "margin_sum_us": [..], "margins": [..]} (lists by player, P1 first)."""
+        out = {"closed": self.calls_closed}
+        for i in range(STATS):
+            out[STAT_NAMES[i]] = [row[i] for row in self.stats]
+        return out
 
     def _revert(self, record):
         self.tops[0], self.tops[1] = record[0], record[1]
@@ -276,6 +339,107 @@ class Stress(Game):
         self.last_t = record[8]
         self.arbiter.restore(record[9])
         self.ruling = record[10]
+
+    # Checkpoint (STR-36) --------------------------------------------------------
+
+    def _write(self, tokens):
+        a = self.arbiter.save()  # now, age, armed, closed, opened, settled, press
+        tokens += ["tops", _card(self.tops[0]), _card(self.tops[1]),
+                   "on", cp.flag(self.on), "over", cp.flag(self.over),
+                   "game", str(self.game_no), "stress", cp.flag(self.call_stress),
+                   "ruling", _ruling(self.ruling), "t", str(self.last_t), "won"]
+        tokens += [str(w) for w in self.games_won]
+        tokens += ["arbiter", str(a[0]), str(a[1]), cp.flag(a[2]), "buttons"]
+        for i in range(self.players):
+            tokens.append("%s:%d:%s:%s" % (cp.flag(a[3][i]), a[4][i], cp.flag(a[5][i]),
+                                           _opt(a[6][i])))
+        tokens += ["closed", str(self.calls_closed), "stats"]
+        for row in self.stats:
+            tokens.append(":".join([str(v) for v in row]))
+        tokens.append("calls")
+        for c in self.calls:
+            tokens.append("%d:%s:%s:%s:%s:%s:%s" % (
+                c[0], cp.player(c[1]), cp.flag(c[2]), _opt(c[3]), cp.player(c[4]),
+                cp.flag(c[5]), _ruling(c[6])))
+
+    def _read(self, r):
+        n = self.players
+        r.word("tops")
+        tops = [_read_card(r.take()), _read_card(r.take())]
+        if tops[0] is not None and tops[0] == tops[1]:
+            raise IllegalAction("checkpoint: same top twice")
+        r.word("on")
+        on = r.flag("on")
+        r.word("over")
+        over = r.flag("over")
+        r.word("game")
+        game_no = r.num(0, None, "game")
+        r.word("stress")
+        call_stress = r.flag("stress")
+        r.word("ruling")
+        ruling = _read_ruling(r.take(), n)
+        r.word("t")
+        last_t = r.num(0, None, "t")
+        r.word("won")
+        games_won = [r.num(0, self.options["games"], "won") for _ in range(n)]
+        r.word("arbiter")
+        now = r.num(0, TICKS_MAX, "arbiter")
+        age = r.num(-TICKS_MAX, None, "arbiter")
+        armed = r.flag("arbiter")
+        r.word("buttons")
+        closed, opened, settled, press = [], [], [], []
+        for _ in range(n):
+            parts = _split(r.take(), 4, "buttons")
+            closed.append(_read_flag(parts[0], "buttons"))
+            opened.append(_read_num(parts[1], 0, TICKS_MAX, "buttons"))
+            settled.append(_read_flag(parts[2], "buttons"))
+            press.append(_read_opt(parts[3], "buttons"))
+        r.word("closed")
+        calls_closed = r.num(0, None, "closed")
+        r.word("stats")
+        stats = []
+        for _ in range(n):
+            parts = _split(r.take(), STATS, "stats")
+            stats.append([_read_num(v, 0, calls_closed if i < MARGIN_SUM else None, "stats")
+                          for i, v in enumerate(parts)])
+        r.word("calls")
+        calls = []
+        for t in r.until((cp.END,)):
+            parts = _split(t, 7, "call")
+            call = (_read_num(parts[0], 1, game_no, "call"), _read_player(parts[1], n),
+                    _read_flag(parts[2], "call"), _read_opt(parts[3], "call"),
+                    _read_player(parts[4], n), _read_flag(parts[5], "call"),
+                    _read_ruling(parts[6], n))
+            if calls and call[0] < calls[-1][0]:
+                raise IllegalAction("checkpoint: calls out of order")
+            calls.append(call)
+        if len(calls) > calls_closed:
+            raise IllegalAction("checkpoint: bad calls")
+        # Consistency: what play keeps true.
+        if on and over or armed != on or sum(games_won) != game_no - (1 if on else 0):
+            raise IllegalAction("checkpoint: bad game")
+        if over != (not on and game_no > 0):
+            raise IllegalAction("checkpoint: bad game")
+        if now != last_t & TICKS_MAX:
+            raise IllegalAction("checkpoint: bad arbiter")
+        self.tops = tops
+        self.on = on
+        self.over = over
+        self.game_no = game_no
+        self.call_stress = call_stress
+        self.last_t = last_t
+        self.games_won = games_won
+        self.arbiter.restore((now, age, armed, closed, opened, settled, press))
+        called = self.arbiter.called()
+        if (ruling is not None and not (on and called)) or (call_stress and not called):
+            raise IllegalAction("checkpoint: bad call")
+        self.ruling = ruling
+        self.calls_closed = calls_closed
+        self.stats = stats
+        kept = self.CALLS_KEPT
+        if kept is not None and len(calls) > kept:
+            calls = calls[len(calls) - kept:]
+        self.calls = calls
 
     def legal(self):
         """What may be pushed now, as far as the device can know.
@@ -345,5 +509,63 @@ class Stress(Game):
             "match_winner": winner,
             "pressed": [p + 1 for p in range(self.players) if self.arbiter.is_closed(p)],
             "t": self.last_t,
-            "moves": len(self.history),
+            "moves": self.moves,
         }
+
+
+# Checkpoint words (STR-36) ---------------------------------------------------------
+
+def _card(c):
+    return "-" if c is None else cards.name(c)
+
+
+def _read_card(t):
+    return None if t == "-" else cards.parse(t)
+
+
+def _opt(v):
+    return "-" if v is None else str(v)
+
+
+def _ruling(ruling):
+    if ruling is None:
+        return "-"
+    return "V" if ruling == VOID else cp.player(ruling)
+
+
+def _read_ruling(t, players):
+    if t == "V":
+        return VOID
+    return cp.read_player(t, players)
+
+
+def _read_player(t, players):
+    return cp.read_player(t, players)
+
+
+def _split(token, count, what):
+    parts = token.split(":")
+    if len(parts) != count:
+        raise IllegalAction("checkpoint: bad " + what)
+    return parts
+
+
+def _read_num(t, lo, hi, what):
+    if not notation.is_digits(t):
+        raise IllegalAction("checkpoint: bad " + what)
+    v = int(t)
+    if v < lo or (hi is not None and v > hi):
+        raise IllegalAction("checkpoint: bad " + what)
+    return v
+
+
+def _read_opt(t, what):
+    return None if t == "-" else _read_num(t, 0, None, what)
+
+
+def _read_flag(t, what):
+    if t == "0":
+        return False
+    if t == "1":
+        return True
+    raise IllegalAction("checkpoint: bad " + what)
