@@ -1,0 +1,251 @@
+"""The numbers of the report (`python -m host_sim report`), all taken from the core.
+
+A file is replayed with `core.transcript.replay`; its per-game series are read from
+the games' own `state()`: the game is built again from its header and options and its
+`history` pushed action by action, and the state is read after each one. Nothing here
+reads the notation by hand except what the notation leaves to comments: the free-text
+header comments (`# date 2026-12-01`, `# table Friday club`) and the journal's
+per-line checksums (`  #~xxxx`, firmware.journal), which are checked when present.
+
+    rec = load(path, name)     a GameRecord, or raises BadFile("reason")
+    season(records)            the season's tables (wins, averages, margins)
+"""
+
+import statistics
+
+from core import transcript
+from core.games import GAMES
+from core.notation import tokenize
+from core.transcript import TranscriptError, replay
+from firmware.journal import MARK, unseal
+
+SCORE_WORD = {"stack31": "piles won", "stackdeck": "points", "stress": "games won"}
+
+
+class BadFile(Exception):
+    """A file the report cannot use; the message says why (one line)."""
+
+
+class GameRecord:
+    """One replayed game: its final state and the series the charts need.
+
+    path, name      where it came from / how the report names it
+    game, title     the notation's name (stack31, ...) and the menu title
+    players         how many
+    options         the game's options (house rules), as the core keeps them
+    notes           the header's free-text comments, e.g. ["date 2026-12-01"]
+    state           the core's final state() (a dict)
+    over            the game (the match, for Stress) has ended
+    winners         1-based players who won (several on a tie; [] while not over)
+    scores          per player: the game's own score (piles won / points / games won)
+    moves           actions applied
+    key             header + every action as text: two files of one game share it
+    For Stack the Deck: rounds, a list of (round, [points], [totals after it]).
+    For Stack 31: piles, a list of (move, line, {suit: (value, owner)}) after each action.
+    For Stress: calls, the state's calls (dicts), in order.
+    """
+
+    def __init__(self, path, name):
+        self.path = path
+        self.name = name
+        self.notes = []
+        self.rounds = []
+        self.piles = []
+        self.calls = []
+
+
+def _text(path):
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise BadFile("cannot read: %s" % (e.strerror or e))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BadFile("not text (byte %d is not UTF-8)" % e.start)
+
+
+def _check_lines(lines):
+    """Journal checksums (`#~xxxx`) where a line has one; the header's notes."""
+    notes = []
+    seen_action = False
+    header_seen = False
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped.startswith("#") and not stripped.startswith(MARK):
+            if not seen_action:
+                note = stripped.lstrip("#").strip()
+                if note:
+                    notes.append(note)
+            continue
+        if MARK in line and unseal(line.encode("utf-8")) is None:
+            raise BadFile("line %d: checksum does not match (damaged line: %s)" % (number, stripped[:40]))
+        if header_seen:
+            word = stripped.split()[0].lower()
+            if word != "option":
+                seen_action = True
+        header_seen = True
+    return notes
+
+
+def load(path, name=None):
+    """Replay one transcript or journal. Raises BadFile with the reason."""
+    rec = GameRecord(path, name or path)
+    lines = _text(path).splitlines()
+    rec.notes = _check_lines(lines)
+    try:
+        game, error = replay(lines)
+    except TranscriptError as e:
+        raise BadFile(str(e))
+    if error is not None:
+        raise BadFile("line %d: %s (the game stops there; the file is left out)" % error)
+    state = game.state()
+    rec.game = game.NAME
+    rec.title = GAMES[game.NAME][2]
+    rec.players = game.players
+    rec.state = state
+    rec.moves = len(game.history)
+    rec.options = dict(game.options)
+    rec.key = tuple(game.header_lines()) + tuple(game.format(a) for a in game.history)
+    _series(rec, game)
+    _result(rec, state)
+    return rec
+
+
+def _rebuild(game):
+    """A fresh game with the same header and options, before any action."""
+    header = game.header_lines()
+    fresh = transcript.start(tokenize(header[0]))
+    for line in header[1:]:
+        transcript.apply_line(fresh, tokenize(line))
+    return fresh
+
+
+def _series(rec, game):
+    if game.NAME == "stress":
+        rec.calls = rec.state["calls"]
+        return
+    fresh = _rebuild(game)
+    if game.NAME == "stackdeck":
+        played = 0
+        for action in game.history:
+            fresh.push(action)
+            s = fresh.state()
+            if s["rounds_played"] != played:
+                played = s["rounds_played"]
+                rec.rounds.append((played, list(s["rounds"][played - 1]), list(s["totals"])))
+    elif game.NAME == "stack31":
+        for move, action in enumerate(game.history, 1):
+            fresh.push(action)
+            piles = fresh.state()["piles"]
+            rec.piles.append((move, fresh.format(action),
+                              {suit: (p["value"], p["owner"]) for suit, p in piles.items()}))
+    if fresh.state() != rec.state:  # the step-by-step replay must end where the file did
+        raise BadFile("the game does not replay to the same state twice (a bug in the core)")
+
+
+def _result(rec, state):
+    if rec.game == "stress":
+        rec.over = bool(state["match_over"])
+        rec.winners = [state["match_winner"]] if state["match_winner"] else []
+        rec.scores = list(state["games_won"])
+    else:
+        rec.over = bool(state["over"])
+        rec.winners = list(state["winners"]) if rec.over else []
+        rec.scores = list(state["piles_won"] if rec.game == "stack31" else state["totals"])
+
+
+def describe_result(rec):
+    """'P3 won', 'P2 and P4 tied', 'in play' or 'not finished'."""
+    if not rec.over:
+        return "not finished"
+    if not rec.winners:
+        return "no winner"
+    if len(rec.winners) == 1:
+        return "P%d won" % rec.winners[0]
+    return "tie: " + ", ".join("P%d" % w for w in rec.winners)
+
+
+def call_kind(call):
+    """How a Stress call is drawn and counted: won, tie, void (a false call), alone."""
+    if call.get("ruling") == "void":
+        return "void"
+    if call["tie"]:
+        return "tie"
+    if call["margin_us"] is None:
+        return "alone"
+    return "won"
+
+
+# ---------------------------------------------------------------- the season
+class PlayerLine:
+    """One player's season in one game: games, wins, average score."""
+
+    def __init__(self, game, player):
+        self.game, self.player = game, player
+        self.played = self.finished = self.wins = self.shared = 0
+        self.score_sum = 0
+        self.calls_won = self.calls_tied = self.calls_void = 0
+        self.margins = []  # us, of the calls this player won (decided, not void)
+
+    @property
+    def average(self):
+        return self.score_sum / self.finished if self.finished else None
+
+    @property
+    def median_margin_us(self):
+        return statistics.median(self.margins) if self.margins else None
+
+
+def season(records):
+    """{(game, player): PlayerLine}, only games that have ended count in wins/averages."""
+    lines = {}
+    for rec in records:
+        for p in range(1, rec.players + 1):
+            line = lines.get((rec.game, p))
+            if line is None:
+                line = lines[(rec.game, p)] = PlayerLine(rec.game, p)
+            line.played += 1
+            if rec.over:
+                line.finished += 1
+                line.score_sum += rec.scores[p - 1]
+                if p in rec.winners:
+                    if len(rec.winners) == 1:
+                        line.wins += 1
+                    else:
+                        line.shared += 1
+        for call in rec.calls:
+            kind = call_kind(call)
+            if kind == "void":
+                if call["winner"]:  # who pressed first on a call the table voided
+                    lines[(rec.game, call["winner"])].calls_void += 1
+            elif kind != "tie" and call["winner"]:
+                line = lines[(rec.game, call["winner"])]
+                line.calls_won += 1
+                if call["margin_us"] is not None:
+                    line.margins.append(call["margin_us"])
+        if rec.game == "stress":
+            ties = sum(1 for c in rec.calls if call_kind(c) == "tie")
+            for p in range(1, rec.players + 1):
+                lines[(rec.game, p)].calls_tied += ties
+    order = {name: i for i, name in enumerate(("stack31", "stackdeck", "stress"))}
+    return [lines[k] for k in sorted(lines, key=lambda k: (order.get(k[0], 9), k[1]))]
+
+
+def stress_margins(records):
+    """Every decided Stress call's margin in us (ties and void calls apart), by winner."""
+    out = {}
+    for rec in records:
+        for call in rec.calls:
+            if call_kind(call) == "won":
+                out.setdefault(call["winner"], []).append(call["margin_us"])
+    return out
+
+
+def tie_margins(records):
+    return [c["margin_us"] for rec in records for c in rec.calls
+            if call_kind(c) == "tie" and c["margin_us"] is not None]
+
