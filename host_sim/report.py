@@ -71,6 +71,7 @@ def collect(paths):
                     if fn.endswith(".txt") and fn not in SKIP_IN_FOLDERS and not fn.startswith("."):
                         full = os.path.join(dirpath, fn)
                         found.append((full, os.path.relpath(full, arg).replace(os.sep, "/")))
+            found.sort(key=lambda f: f[1])  # archive/00001.txt ... before game.txt
             if not found:
                 problems.append((arg, "no game files (*.txt) in this folder"))
             prefix = "" if len(paths) == 1 else os.path.basename(os.path.normpath(arg)) + "/"
@@ -130,13 +131,16 @@ def scores_rows(records):
 
 def season_rows(lines):
     yield ("game", "player", "games", "finished", "wins", "shared_wins", "average_score",
-           "score_kind", "calls_won", "median_margin_ms", "calls_tied", "false_calls")
+           "score_kind", "calls_won", "calls_tied", "calls_took", "false_calls",
+           "median_margin_ms", "mean_margin_ms")
     for ln in lines:
-        stress = ln.game == "stress"
+        if ln.game == "stress":
+            calls = (ln.calls_won, ln.calls_tied, ln.calls_took, ln.calls_false,
+                     _ms(ln.median_margin_us), _ms(ln.mean_margin_us))
+        else:
+            calls = ("",) * 6
         yield (ln.game, ln.player, ln.played, ln.finished, ln.wins, ln.shared,
-               "" if ln.average is None else "%.2f" % ln.average, rd.SCORE_WORD[ln.game],
-               ln.calls_won if stress else "", _ms(ln.median_margin_us) if stress else "",
-               ln.calls_tied if stress else "", ln.calls_void if stress else "")
+               "" if ln.average is None else "%.2f" % ln.average, rd.SCORE_WORD[ln.game]) + calls
 
 
 def rounds_rows(records):
@@ -266,8 +270,9 @@ def page(entries, problems, season_pngs, lines, elapsed):
     if lines:
         rows = list(season_rows(lines))
         out.append(_table([["game", "player", "games", "finished", "wins", "shared wins",
-                            "average", "score", "calls won", "median margin (ms)", "calls tied",
-                            "false calls"]] + [list(r) for r in rows[1:]], left=(0, 7)))
+                            "average", "score", "calls won", "tied", "took the stacks",
+                            "false calls", "median margin (ms)", "mean margin (ms)"]]
+                          + [list(r) for r in rows[1:]], left=(0, 7)))
     out.append("<h2>Games</h2>")
     rows = [["file", "game", "players", "notes", "result", "scores"]]
     for e in entries:

@@ -42,7 +42,8 @@ class GameRecord:
     key             header + every action as text: two files of one game share it
     For Stack the Deck: rounds, a list of (round, [points], [totals after it]).
     For Stack 31: piles, a list of (move, line, {suit: (value, owner)}) after each action.
-    For Stress: calls, the state's calls (dicts), in order.
+    For Stress: calls, the state's calls (dicts), in order, and call_stats, the
+    core's count of them per player (Stress.call_stats()).
     """
 
     def __init__(self, path, name):
@@ -76,10 +77,11 @@ def _check_lines(lines):
         if not stripped:
             continue
         if stripped.startswith("#") and not stripped.startswith(MARK):
-            if not seen_action:
-                note = stripped.lstrip("#").strip()
-                if note:
-                    notes.append(note)
+            note = stripped.lstrip("#").strip()
+            if note.startswith("checkpoint"):  # a journal's checkpoint (seeds/README.md)
+                seen_action = True
+            elif note and not seen_action:
+                notes.append(note)
             continue
         if MARK in line and unseal(line.encode("utf-8")) is None:
             raise BadFile("line %d: checksum does not match (damaged line: %s)" % (number, stripped[:40]))
@@ -127,6 +129,11 @@ def _rebuild(game):
 def _series(rec, game):
     if game.NAME == "stress":
         rec.calls = rec.state["calls"]
+        rec.call_stats = game.call_stats()
+        closed = sum(1 for c in rec.calls if c["final"])
+        if closed != rec.call_stats["closed"]:  # Stress.CALLS_KEPT dropped some (STR-35)
+            raise BadFile("only %d of the match's %d calls are kept in the replay"
+                          % (closed, rec.call_stats["closed"]))
         return
     fresh = _rebuild(game)
     if game.NAME == "stackdeck":
@@ -182,14 +189,16 @@ def call_kind(call):
 
 # ---------------------------------------------------------------- the season
 class PlayerLine:
-    """One player's season in one game: games, wins, average score."""
+    """One player's season in one game: games, wins, average score; for Stress the
+    match's call counts (the core's call_stats(), STR-35) added up."""
 
     def __init__(self, game, player):
         self.game, self.player = game, player
         self.played = self.finished = self.wins = self.shared = 0
         self.score_sum = 0
-        self.calls_won = self.calls_tied = self.calls_void = 0
-        self.margins = []  # us, of the calls this player won (decided, not void)
+        self.calls_won = self.calls_tied = self.calls_took = self.calls_false = 0
+        self.margin_sum_us = self.margins_counted = 0
+        self.margins = []  # us, of the closed calls this player won by a margin
 
     @property
     def average(self):
@@ -199,9 +208,13 @@ class PlayerLine:
     def median_margin_us(self):
         return statistics.median(self.margins) if self.margins else None
 
+    @property
+    def mean_margin_us(self):
+        return self.margin_sum_us / self.margins_counted if self.margins_counted else None
+
 
 def season(records):
-    """{(game, player): PlayerLine}, only games that have ended count in wins/averages."""
+    """[PlayerLine] by game then player. Wins and averages count only games that ended."""
     lines = {}
     for rec in records:
         for p in range(1, rec.players + 1):
@@ -217,35 +230,32 @@ def season(records):
                         line.wins += 1
                     else:
                         line.shared += 1
+            if rec.game == "stress":
+                st = rec.call_stats
+                line.calls_won += st["won"][p - 1]
+                line.calls_tied += st["tied"][p - 1]
+                line.calls_took += st["took"][p - 1]
+                line.calls_false += st["false"][p - 1]
+                line.margin_sum_us += st["margin_sum_us"][p - 1]
+                line.margins_counted += st["margins"][p - 1]
         for call in rec.calls:
-            kind = call_kind(call)
-            if kind == "void":
-                if call["winner"]:  # who pressed first on a call the table voided
-                    lines[(rec.game, call["winner"])].calls_void += 1
-            elif kind != "tie" and call["winner"]:
-                line = lines[(rec.game, call["winner"])]
-                line.calls_won += 1
-                if call["margin_us"] is not None:
-                    line.margins.append(call["margin_us"])
-        if rec.game == "stress":
-            ties = sum(1 for c in rec.calls if call_kind(c) == "tie")
-            for p in range(1, rec.players + 1):
-                lines[(rec.game, p)].calls_tied += ties
+            if call["final"] and call_kind(call) == "won":
+                lines[(rec.game, call["winner"])].margins.append(call["margin_us"])
     order = {name: i for i, name in enumerate(("stack31", "stackdeck", "stress"))}
     return [lines[k] for k in sorted(lines, key=lambda k: (order.get(k[0], 9), k[1]))]
 
 
 def stress_margins(records):
-    """Every decided Stress call's margin in us (ties and void calls apart), by winner."""
+    """Every closed Stress call's margin in us (ties and void calls apart), by winner."""
     out = {}
     for rec in records:
         for call in rec.calls:
-            if call_kind(call) == "won":
+            if call["final"] and call_kind(call) == "won":
                 out.setdefault(call["winner"], []).append(call["margin_us"])
     return out
 
 
 def tie_margins(records):
     return [c["margin_us"] for rec in records for c in rec.calls
-            if call_kind(c) == "tie" and c["margin_us"] is not None]
+            if c["final"] and call_kind(c) == "tie" and c["margin_us"] is not None]
 
