@@ -62,6 +62,91 @@ def ticks_add(t, delta):
     return (t + delta) & TICKS_MAX
 
 
+# What EdgeFilter.offer() says about an edge.
+KEEP = 0  # journal it now, after the held openings (take() them first)
+HOLD = 1  # an opening kept back: take() gives it later, unless bounce makes it moot
+DROP = 2  # changes nothing the referee can ever decide: leave it out of the journal
+
+
+class EdgeFilter:
+    """Which call-button edges the journal needs (seeds/stress.md, the edge filter).
+
+    The journal's game is fed only what offer() keeps; the guarantee is that it then
+    decides exactly as a game fed every edge: same calls (winner, tie, margin, loser),
+    same buttons held, and the same answer to any edge that comes later. Per button:
+
+    - A closing edge of a button that is closed in the journal: bounce that changes
+      nothing (STR-12). DROP.
+    - An opening edge of a button closed in the journal: HOLD it (one per button; a
+      newer opening replaces a held one, as the newer opening is the one that counts).
+    - A closing edge while an opening is held and less than debounce_us after it: the
+      pair is bounce of a button that stays closed (the release bounced, or the press
+      chattered). Both are dropped: DROP.
+    - Anything else: KEEP. The caller first journals every held opening (take()) in
+      stamp order, so the journal stays in time order, then this edge.
+
+    The caller also takes the held openings before any other line, and may take one
+    once it is due (debounce_us old: no bounce can cancel it any more) so that the
+    game shows the button open. What the journal does not see is time: its last T may
+    be earlier, so `t`, `moves` and the arm time differ, never a decision.
+
+    t: the notation's unwrapped microseconds (compared with ticks_diff, so ticks work
+    too). Allocates nothing but what take() returns.
+    """
+
+    def __init__(self, players, debounce_us=DEBOUNCE_US):
+        self.players = players
+        self.debounce_us = debounce_us
+        self._held = [None] * players  # T of a held opening edge, per button
+
+    def clear(self):
+        """Forget the held openings (after an undo or a failed write)."""
+        for i in range(self.players):
+            self._held[i] = None
+
+    def offer(self, button, closed, t, journal_closed):
+        """One edge, in stamp order; journal_closed: the journal's game holds the button
+        closed now (Arbiter.is_closed). Returns KEEP, HOLD or DROP."""
+        held = self._held[button]
+        if not closed:
+            if held is not None or journal_closed:
+                self._held[button] = t
+                return HOLD
+            return KEEP
+        if held is not None:
+            if ticks_diff(t, held) < self.debounce_us:
+                self._held[button] = None
+                return DROP
+            return KEEP
+        if journal_closed:
+            return DROP
+        return KEEP
+
+    def holding(self):
+        """True while an opening is held."""
+        for i in range(self.players):
+            if self._held[i] is not None:
+                return True
+        return False
+
+    def take(self, now=None):
+        """The earliest held opening as (button, T), forgotten here; the caller journals
+        it. With now: only one that is due (debounce_us or more before now). None when
+        there is none."""
+        best = -1
+        for i in range(self.players):
+            h = self._held[i]
+            if h is not None and (best < 0 or ticks_diff(h, self._held[best]) < 0):
+                best = i
+        if best < 0:
+            return None
+        t = self._held[best]
+        if now is not None and ticks_diff(now, t) < self.debounce_us:
+            return None
+        self._held[best] = None
+        return (best, t)
+
+
 class Arbiter:
     """Decides Stress calls from raw button edges. Buttons are 0-based player indexes."""
 
