@@ -77,7 +77,7 @@ def collect(paths):
             prefix = "" if len(paths) == 1 else os.path.basename(os.path.normpath(arg)) + "/"
             entries.extend(Entry(full, prefix + rel) for full, rel in found)
         elif os.path.exists(arg):
-            entries.append(Entry(arg, os.path.normpath(arg)))
+            entries.append(Entry(arg, os.path.basename(arg)))
         else:
             problems.append((arg, "no such file or folder"))
     seen = set()
@@ -132,11 +132,12 @@ def scores_rows(records):
 def season_rows(lines):
     yield ("game", "player", "games", "finished", "wins", "shared_wins", "average_score",
            "score_kind", "calls_won", "calls_tied", "calls_took", "false_calls",
-           "median_margin_ms", "mean_margin_ms")
+           "median_margin_us", "mean_margin_us")
     for ln in lines:
         if ln.game == "stress":
+            median, mean = ln.median_margin_us, ln.mean_margin_us
             calls = (ln.calls_won, ln.calls_tied, ln.calls_took, ln.calls_false,
-                     _ms(ln.median_margin_us), _ms(ln.mean_margin_us))
+                     "" if median is None else "%g" % median, "" if mean is None else "%.2f" % mean)
         else:
             calls = ("",) * 6
         yield (ln.game, ln.player, ln.played, ln.finished, ln.wins, ln.shared,
@@ -268,11 +269,15 @@ def page(entries, problems, season_pngs, lines, elapsed):
     for title, png in season_pngs:
         out.append(_img(png, title))
     if lines:
-        rows = list(season_rows(lines))
-        out.append(_table([["game", "player", "games", "finished", "wins", "shared wins",
-                            "average", "score", "calls won", "tied", "took the stacks",
-                            "false calls", "median margin (ms)", "mean margin (ms)"]]
-                          + [list(r) for r in rows[1:]], left=(0, 7)))
+        rows = [["game", "player", "games", "finished", "wins", "shared wins", "average",
+                 "score", "calls won", "tied", "took the stacks", "false calls",
+                 "median margin (ms)", "mean margin (ms)"]]
+        for row in list(season_rows(lines))[1:]:
+            row = list(row)
+            for i in (12, 13):  # us in the CSV, ms on the page
+                row[i] = "%.1f" % (float(row[i]) / 1000) if row[i] != "" else ""
+            rows.append(row)
+        out.append(_table(rows, left=(0, 7)))
     out.append("<h2>Games</h2>")
     rows = [["file", "game", "players", "notes", "result", "scores"]]
     for e in entries:
@@ -371,7 +376,8 @@ def main(argv, stdout=None, stderr=None):
         f.write(page(entries, problems, season_pngs, lines, elapsed))
     failed = sum(1 for e in entries if e.error) + len(problems)
     dups = sum(1 for e in entries if e.duplicate_of)
-    stdout.write("report: %d games%s%s -> %s in %.1f s\n" % (
-        len(records), ", %d failed" % failed if failed else "",
-        ", %d duplicates counted once" % dups if dups else "", out_html, elapsed))
+    stdout.write("report: %d game%s%s%s -> %s in %.1f s\n" % (
+        len(records), "" if len(records) == 1 else "s", ", %d failed" % failed if failed else "",
+        ", %d file%s with a game already counted" % (dups, "" if dups == 1 else "s") if dups else "",
+        out_html, elapsed))
     return 2 if failed else 0
