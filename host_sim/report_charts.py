@@ -13,6 +13,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
+from matplotlib.transforms import offset_copy  # noqa: E402
 
 from host_sim.report_data import call_kind, describe_result  # noqa: E402
 
@@ -67,21 +68,28 @@ def stackdeck_chart(rec):
     """Running totals by round, one line per player; round 0 is the start (0 points)."""
     fig, ax = plt.subplots(figsize=(9, 4.8), layout="constrained")
     rounds = [0] + [r for r, _, _ in rec.rounds]
+    ends = []
     for p in range(1, rec.players + 1):
         totals = [0] + [t[p - 1] for _, _, t in rec.rounds]
         ax.plot(rounds, totals, marker="o", linewidth=2.2, markersize=5, color=colour(p),
                 label="P%d" % p)
-        if rec.rounds:
-            ax.annotate("P%d %d" % (p, totals[-1]), (rounds[-1], totals[-1]), xytext=(8, 0),
-                        textcoords="offset points", va="center", color=colour(p),
-                        fontweight="bold")
+        ends.append((totals[-1], p))
+    if rec.rounds:  # the final totals at the lines' ends, moved apart where they meet
+        lo, hi = ax.get_ylim()
+        gap = (hi - lo) * 0.06
+        placed = []
+        for total, p in sorted(ends):
+            y = total if not placed or total - placed[-1] >= gap else placed[-1] + gap
+            placed.append(y)
+            ax.text(rounds[-1], y, "P%d %d" % (p, total), va="center", color=colour(p),
+                    fontweight="bold", transform=offset_copy(ax.transData, fig=fig, x=8, units="points"))
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xlabel("round")
     ax.set_ylabel("total points")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlim(0, max(rounds[-1], 1) + 0.9)
-    ax.legend(loc="upper left", ncols=rec.players)
-    ax.set_title(_title(rec), loc="left")
+    ax.set_xlim(0, max(rounds[-1], 1) * 1.12 + 0.2)
+    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=rec.players, borderaxespad=0.2)
+    ax.set_title(_title(rec), loc="left", pad=28)
     return _png(fig)
 
 
@@ -162,16 +170,19 @@ def stack31_chart(rec):
     for ax, suit in zip(axes, ("H", "D", "C", "S")):
         values = [0] + [piles[suit][0] for _, _, piles in rec.piles]
         owners = [None] + [piles[suit][1] for _, _, piles in rec.piles]
-        # One step segment per move, in the colour of the owner after it.
-        for i in range(1, len(moves)):
+        # After move i the pile stands at values[i], owned by owners[i], until move i+1:
+        # one horizontal line per run of moves that left it as it was.
+        i = 0
+        while i < len(moves):
+            j = i
+            while j + 1 < len(moves) and (values[j + 1], owners[j + 1]) == (values[i], owners[i]):
+                j += 1
             c = colour(owners[i]) if owners[i] else NEUTRAL
-            ax.plot([moves[i - 1], moves[i]], [values[i - 1], values[i - 1]], color=c,
-                    linewidth=2.4, solid_capstyle="butt")
-            if values[i] != values[i - 1] or owners[i] != owners[i - 1]:
+            ax.plot([moves[i], moves[j] + 1], [values[i], values[i]], color=c, linewidth=2.4,
+                    solid_capstyle="butt")
+            if i and values[i] != values[i - 1]:
                 ax.plot([moves[i], moves[i]], [values[i - 1], values[i]], color=c, linewidth=1.2)
-        if len(moves) > 1:
-            c = colour(owners[-1]) if owners[-1] else NEUTRAL
-            ax.plot([moves[-1], moves[-1] + 1], [values[-1], values[-1]], color=c, linewidth=2.4)
+            i = j + 1
         ax.axhline(31, color="black", linewidth=0.8, linestyle="--")
         ax.set_ylim(-1, 34)
         ax.set_yticks([0, 10, 20, 31])
@@ -187,7 +198,7 @@ def stack31_chart(rec):
                       label="P%d (%d pile%s)" % (p, rec.scores[p - 1], "" if rec.scores[p - 1] == 1 else "s"))
                for p in range(1, rec.players + 1)]
     handles.append(Line2D([], [], color=NEUTRAL, linewidth=3, label="nobody"))
-    fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 5))
+    fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 6))
     fig.suptitle(_title(rec), x=0.01, ha="left", fontsize=13, fontweight="bold")
     return _png(fig)
 
