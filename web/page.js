@@ -8,7 +8,8 @@ const $ = (id) => document.getElementById(id);
 const canvas = $("panel");
 const ctx = canvas.getContext("2d", { alpha: false });
 const image = ctx.createImageData(WIDTH * SCALE, HEIGHT * SCALE);
-const figures = { micropython: null, mp_ms: null, files_ms: null, started_ms: null, home_ms: null };
+// Milestones in ms since the page was opened (performance.now(): navigation start).
+const figures = { micropython: null, script_ms: Math.round(t0), mp_ms: null, files_ms: null, started_ms: null, home_ms: null };
 const state = { ready: false, error: null, dev: null };
 
 // The page's handle for people and tests (tools/web --measure, tests/test_web.py).
@@ -25,7 +26,13 @@ window.tabletop = {
   pixels() { return state.dev ? state.dev.panel.pixels().map((r) => r.join("")).join("\n") : null; },
   journal() { return state.dev ? state.dev.journal() : null; },
   frames: 0,
+  inputs: [], // the last edges handed to the device: [ms, button, 1 down / 0 up]
 };
+function noteInput(button, down, t) {
+  const log = window.tabletop.inputs;
+  log.push([Math.round(t * 10) / 10, button, down]);
+  if (log.length > 100) log.shift();
+}
 
 // ---------------------------------------------------------------- panel
 let drawPending = false;
@@ -99,15 +106,18 @@ function hold(button, who, t) {
   if (set.size > 1) return;
   downAt.set(button, t);
   buttons.get(button)?.classList.add("down");
+  noteInput(button, 1, t);
   state.dev?.press(button, t);
 }
 function letGo(button, who, t) {
   const set = holders.get(button);
   if (!set || !set.delete(who) || set.size) return;
-  const early = downAt.get(button) + MIN_HOLD_MS - performance.now();
+  // in event time: a page busy when both edges came hands them over together late
+  const early = downAt.get(button) + MIN_HOLD_MS - t;
   const up = () => {
     if (holders.get(button)?.size) return; // held again meanwhile
     buttons.get(button)?.classList.remove("down");
+    noteInput(button, 0, early > 0 ? performance.now() : t);
     state.dev?.release(button, early > 0 ? undefined : t);
   };
   if (early > 0) setTimeout(up, early); else up();
@@ -237,7 +247,7 @@ async function main() {
   const loadMicroPython = async (opts) => {
     const m = await mod.loadMicroPython(opts);
     tMp = performance.now();
-    figures.mp_ms = Math.round(tMp - t0);
+    figures.mp_ms = Math.round(tMp);
     return m;
   };
   const dev = await startDevice({
@@ -248,14 +258,14 @@ async function main() {
     onTone: tone,
     onFlash: showJournal,
     onReset: () => location.reload(),
-    onStarting: () => { figures.files_ms = Math.round(performance.now() - tMp); },
+    onStarting: () => { figures.files_ms = Math.round(performance.now()); },
     log: (line) => console.log("device: " + line),
   });
-  figures.started_ms = Math.round(performance.now() - t0);
+  figures.started_ms = Math.round(performance.now());
   state.dev = dev;
   $("board").textContent = dev.info.split(",")[0];
   $("journal-name").textContent = dev.journalName;
-  $("status").textContent = dev.info + " (WebAssembly) · started in " + figures.started_ms + " ms";
+  $("status").textContent = dev.info + " (WebAssembly) · running " + figures.started_ms + " ms after opening the page";
   labelPins(dev);
   showJournal();
   draw(dev.panel);
