@@ -10,18 +10,32 @@ Views (one at a time, from the game's state and the screen's countdown):
             stacks; LEFT/RIGHT choose Confirm, False call, P1 takes ... Pn takes
   end       the match winner and the score; OK goes home
 
-Calls: every raw edge of a call button (on_call, stamped in the pin interrupt) is
-journalled as `@T PX down|up` with T unwrapped by firmware.clock.TickUnwrapper, at the
-loop turn's tick and in stamp order, and the core's arbiter decides from those stamps,
-never from the order the screen hears them. `start`/`resume` go in where the countdown
-ends, between the edges stamped before and after it (rule STR-34).
+Calls: the raw edges of the call buttons (on_call, stamped in the pin interrupt) go
+into the game at the loop turn's tick, in stamp order, as `@T PX down|up` with T
+unwrapped by firmware.clock.TickUnwrapper, so the core's arbiter decides from the
+stamps, never from the order the screen hears them. `start`/`resume` go in where the
+countdown ends, between the edges stamped before and after it (rule STR-34). Only the
+edges the referee needs go in (core.stress_arbiter.EdgeFilter: bounce that changes
+nothing is left out, an opening is held back until it is clear that no bounce cancels
+it), and the game decides exactly as if it had them all.
+
+The journal: every line goes into the game at once, its journal record waits in the
+session's RAM buffer (Session.push(defer=True)), and the buffer is written
+(Session.flush) only
+  - after the frame that shows the line (draw first, then write), and
+  - when no press can change anything: no game on, or the call is decided (winner,
+    margin and who takes the stacks can no longer change) or ruled by the table.
+So a flash erase (tens of ms with interrupts off) never delays a call's timestamp. A
+failed write takes its lines back out of the game (the game on the screen is the game
+on flash) and shows why.
+
 BACK undoes the last line that makes sense in the view (not an edge: the buttons did
-those); a long BACK goes home, the game stays saved.
+those); a long BACK writes what waits and goes home, the game stays saved.
 """
 
 from core.errors import IllegalAction
 from core.stress import CENTRE, DOWN, OUT, PLAY, RESUME, START, TAKES, UP, VOID
-from core.stress_arbiter import TICKS_MAX
+from core.stress_arbiter import KEEP, TICKS_MAX, EdgeFilter
 from firmware import buttons as b
 from firmware.clock import TickUnwrapper
 from firmware.screen import Screen, is_step
@@ -52,6 +66,27 @@ UNDO = {
 DROP_EDGES = (START, RESUME, OUT)  # undone with the edges after them (they armed them)
 
 
+def likely_taker(arbiter, slow_window_us):
+    """0-based: who most likely takes the stacks when the referee names nobody: the
+    first player who did not press in time, else the last to press. None: no call."""
+    first = None
+    for i in range(arbiter.players):
+        off = arbiter.pressed_at(i)
+        if off is not None and (first is None or off < first):
+            first = off
+    if first is None:
+        return None
+    last_i = -1
+    last = None
+    for i in range(arbiter.players):
+        off = arbiter.pressed_at(i)
+        if off is None or off - first > slow_window_us:
+            return i
+        if last is None or off > last:
+            last, last_i = off, i
+    return last_i
+
+
 class StressScreen(Screen):
     def __init__(self, app, session):
         Screen.__init__(self, app)
@@ -66,6 +101,14 @@ class StressScreen(Screen):
         self.count_seen = False  # a loop turn has seen the end
         self.count_shown = -1  # the second on the screen (a beep when it changes)
         self.known = (False, False)
+        self.chosen = False  # the table moved the action line in this view
+        self.filter = EdgeFilter(g.players, g.options["debounce_us"])
+        self.unwritten = True  # the session may hold lines in RAM (flush() is cheap if not)
+        self.pushed_frame = -1  # app.frames when a line last went into the game
+        self.blocked = False  # the last write failed and nothing new came since
+        self.write_error = None
+        self.tops_unknown = self._tops_unknown_from_history()
+        self.call_tops_known = not self.tops_unknown
         # The time line goes on from the last @T: the time the device was off (or away
         # from this screen) is unknown, and a release just before must not make the
         # next press bounce.
@@ -79,6 +122,28 @@ class StressScreen(Screen):
             else:
                 self.level.append(1 if g.arbiter.is_closed(p) else 0)
         self._resync()
+
+    def _tops_unknown_from_history(self):
+        """After a restart: were new cards laid since the table last entered the tops?
+        (a start, or a resume after somebody took the stacks; a tie or a void call
+        leaves the centre as it was). Unknown history (a checkpoint) trusts the tops."""
+        g = self.game
+        h = g.history
+        closed = len(g.calls)
+        for i in range(len(h) - 1, -1, -1):
+            verb = h[i][1]
+            if verb == CENTRE or verb == PLAY:
+                return False
+            if verb == START:
+                return True
+            if verb == RESUME:
+                closed -= 1
+                try:
+                    if g.calls[closed][4] is not None:
+                        return True
+                except (IndexError, TypeError):
+                    return False
+        return False
 
     # Time ----------------------------------------------------------------------
 
@@ -112,7 +177,24 @@ class StressScreen(Screen):
         if view != self.view:
             self.view = view
             self.choice = 0
+            self.chosen = False
+        if view == CALL and not self.chosen:
+            self.choice = self._likely()
         return view
+
+    def _likely(self):
+        """The call view's default: the ruling the table most likely makes."""
+        g = self.game
+        a = g.arbiter
+        if g.ruling is not None:
+            return 0  # ruled: Confirm goes on (re-deal, or play on after a void)
+        if self.call_tops_known and not g.call_stress:
+            return 1  # the tops showed no stress: a false call
+        if self.known[0] and self.known[1] and not a.tie() and a.loser() is None:
+            taker = likely_taker(a, g.options["slow_window_us"])
+            if taker is not None:
+                return 2 + taker  # Confirm would be refused: name the likeliest
+        return 0
 
     def _labels(self, view):
         n = self.game.players
@@ -127,6 +209,7 @@ class StressScreen(Screen):
     def on_button(self, kind, button):
         if button == b.BACK and kind == b.LONG:
             self._cancel_count()
+            self.leave()
             self.app.home()
             return
         view = self._sync_view()
@@ -138,6 +221,7 @@ class StressScreen(Screen):
         labels = self._labels(view)
         if button in (b.LEFT, b.RIGHT) and is_step(kind) and labels:
             self.choice = (self.choice + (1 if button == b.RIGHT else -1)) % len(labels)
+            self.chosen = True
             self.app.redraw()
         elif button == b.OK and kind == b.SHORT:
             self._ok(view)
@@ -156,7 +240,7 @@ class StressScreen(Screen):
             i -= 1
         edges.insert(i, (t, player, 1 if down else 0))
 
-    def _flush(self):
+    def _feed_edges(self):
         edges = self.edges
         if not edges:
             return
@@ -170,15 +254,21 @@ class StressScreen(Screen):
     def _edge(self, player, down, t):
         g = self.game
         self.level[player - 1] = down
+        if self.filter.offer(player - 1, down, t, g.arbiter.is_closed(player - 1)) != KEEP:
+            return  # bounce that changes nothing, or an opening held back for now
         before = g.call_pending()
-        try:
-            self.session.push((player, DOWN if down else UP, max(t, g.last_t)))
-        except IllegalAction as e:
-            self.app.toast(e.reason)
-            return
-        if not before and g.call_pending():
-            self._called()
-        self.app.redraw()
+        self._take_held()
+        if self._push((player, DOWN if down else UP, max(t, g.last_t))):
+            if not before and g.call_pending():
+                self._called()
+
+    def _take_held(self, now=None):
+        """The openings the filter held back go in (all; with now, those that are due)."""
+        while True:
+            held = self.filter.take(now)
+            if held is None:
+                return
+            self._push((held[0] + 1, UP, max(held[1], self.game.last_t)))
 
     def _called(self):
         """A call was made: show the decision (close the picker, stop a stall count)."""
@@ -189,6 +279,8 @@ class StressScreen(Screen):
             while self.app.screen is not self:
                 self.app.pop()
         self.known = (False, False)
+        self.chosen = False
+        self.call_tops_known = not self.tops_unknown and self.game.tops[0] is not None
         self.app.beep(2637, 120)
 
     def _ok(self, view):
@@ -206,22 +298,22 @@ class StressScreen(Screen):
             self._open_picker()
         elif i == 1:
             self._countdown(FLIP_STALL)
-        elif self._push((i - 1, OUT)):
+        elif self._line((i - 1, OUT)):
             self.app.beep(1568, 300)
 
     def _call_action(self, i):
         g = self.game
         a = g.arbiter
         if i == 1:  # a false call: it counts for nothing, play goes on
-            if self._push((None, VOID)) and self._push((None, RESUME)):
+            if self._line((None, VOID)) and self._line((None, RESUME)):
                 self.app.toast("void: play on")
             return
         if i >= 2:  # the table names who takes the stacks
-            if self._push((i - 1, TAKES)):
+            if self._line((i - 1, TAKES)):
                 self._countdown(FLIP_REDEAL)
             return
         if g.ruling == VOID:
-            self._push((None, RESUME))
+            self._line((None, RESUME))
         elif g.ruling is not None:
             self._countdown(FLIP_REDEAL)
         elif not self.known[0]:
@@ -232,7 +324,7 @@ class StressScreen(Screen):
             else:
                 self.app.toast("wait: not all pressed")
         elif a.tie():
-            self._push((None, RESUME))  # a tie: nobody takes the stacks, play goes on
+            self._line((None, RESUME))  # a tie: nobody takes the stacks, play goes on
             self.app.toast("tie: play on")
         elif self.known[1]:
             self.app.toast("name who takes")
@@ -273,12 +365,13 @@ class StressScreen(Screen):
         kind = self.count_kind
         self._cancel_count()
         if kind == FLIP_START:
-            ok = self._push((None, START))
+            ok = self._line((None, START))
         elif kind == FLIP_REDEAL:
-            ok = self._push((None, RESUME))
+            ok = self._line((None, RESUME))
         else:
             ok = True
         if ok:
+            self.tops_unknown = True  # new cards are down; the old tops are gone
             self._sync_view()
             self._open_picker()
 
@@ -289,7 +382,9 @@ class StressScreen(Screen):
         """Every loop turn, also while the centre picker is on top: the edges of the
         turn go into the game, then the countdown moves on."""
         now = self.ticks.unwrap(self.clock.ticks_us())  # fed often: it never misses a wrap
-        self._flush()
+        self._feed_edges()
+        self._take_held(now)
+        self._write()
         if self.count_kind >= 0:
             left = self.count_end - now
             if self.count_seen:
@@ -311,6 +406,7 @@ class StressScreen(Screen):
             known = self._known(now)
             if known != self.known:
                 self.known = known
+                self._sync_view()  # the likely ruling may change with what is known
                 self.app.redraw()
 
     def awake(self):
@@ -318,11 +414,81 @@ class StressScreen(Screen):
 
     # Lines -----------------------------------------------------------------------
 
-    def _push(self, action):
-        return self.app.submit(self.session, action, beep=False)
+    def _push(self, action, table=True):
+        """Into the game at once; the record waits in RAM for _write. A refusal is shown.
+        True when taken. table: the players or the table did it (not a made-up release)."""
+        g = self.game
+        n = len(g.history)
+        try:
+            self.session.push(action, defer=True)
+        except IllegalAction as e:
+            if len(g.history) < n:  # the full buffer was written, and that failed
+                self._write_failed(e.reason)
+            else:
+                self.app.refuse(e.reason)
+            return False
+        self.unwritten = True
+        self.pushed_frame = self.app.frames
+        if table:
+            self.blocked = False
+        self.app.redraw()
+        return True
+
+    def _line(self, action):
+        """A line that is not an edge: the held openings go in first (stamp order)."""
+        self._take_held()
+        return self._push(action)
+
+    def _writable(self):
+        """No press can change anything any more: no game on, or the call is ruled by
+        the table, or decided (winner, margin and who takes the stacks are fixed)."""
+        g = self.game
+        if not g.on:
+            return True
+        if not g.call_pending():
+            return False  # armed: the first press may come at any moment
+        if g.ruling is not None or self.count_kind == FLIP_REDEAL:
+            return True
+        return self.known[0] and self.known[1] and g.arbiter.margin_us() is not None
+
+    def _write(self, force=False):
+        """Write the lines waiting in RAM, once their frame is on the panel and no press
+        can matter (force: now, leaving the screen)."""
+        if not self.unwritten or self.blocked:
+            return
+        if not force:
+            if self.app.frames == self.pushed_frame and not self.app.asleep:
+                return  # draw first: the frame that shows them goes out before the write
+            if not self._writable():
+                return
+        try:
+            self.session.flush()
+        except IllegalAction as e:
+            self._write_failed(e.reason)
+            return
+        self.unwritten = False
+
+    def _write_failed(self, reason):
+        """The flash refused: the session took the waiting lines back out of the game.
+        Show why, and make the screen follow the game on flash."""
+        self.unwritten = False
+        self.blocked = True
+        self.write_error = reason
+        self.filter.clear()
+        self.count_kind = -1
+        self.known = (False, False)
+        self._resync()
+        self.app.refuse(reason)
+        self.app.redraw()
+
+    def leave(self):
+        """The screen goes away (home): write what waits, whatever the call."""
+        self._take_held()
+        self._write(force=True)
 
     def set_centre(self, first, second):
-        if self._push((None, CENTRE, first, second)):
+        if self._line((None, CENTRE, first, second)):
+            self.tops_unknown = False
             self.app.beep()
 
     def _open_picker(self):
@@ -333,9 +499,10 @@ class StressScreen(Screen):
         """A button the referee holds closed but that is open now gets its `up` (after an
         undo that dropped edges, or a restart). Only releases: a press is never made up."""
         g = self.game
+        self.filter.clear()
         for p in range(g.players):
             if g.arbiter.is_closed(p) and not self.level[p]:
-                self.session.push((p + 1, UP, self._now_t()))
+                self._push((p + 1, UP, self._now_t()), False)
 
     def _undo(self, verbs):
         """Undo the last line that is not an edge, if its verb is in verbs; returns it.
@@ -344,6 +511,7 @@ class StressScreen(Screen):
         resume, out); after any other line (a ruling, the centre) they are applied again,
         so no press is lost from a call."""
         g = self.game
+        self._take_held()
         h = g.history
         i = len(h) - 1
         while i >= 0 and (h[i][1] == DOWN or h[i][1] == UP):
@@ -352,8 +520,11 @@ class StressScreen(Screen):
             return None
         target = h[i]
         if i == len(h) - 1:
-            self.session.undo()
+            self.session.undo()  # a line still in RAM just leaves the buffer
         else:
+            self._write(True)  # the history is written anew: what waits goes first
+            if self.blocked:
+                raise IllegalAction(self.write_error)
             # One replay (the core undoes Stress by replaying its history anyway).
             keep = h[:i]
             if target[1] not in DROP_EDGES:
@@ -385,6 +556,7 @@ class StressScreen(Screen):
             labels = self._labels(view)
             label = labels[self.choice % len(labels)]
             if view == CALL:
-                draw.draw_call(fb, g, names, self.known[0], self.known[1], label)
+                draw.draw_call(fb, g, names, self.known[0], self.known[1], label,
+                               self.call_tops_known)
             else:
-                draw.draw_play(fb, g, names, label)
+                draw.draw_play(fb, g, names, label, self.tops_unknown)

@@ -18,10 +18,13 @@ def fmt_margin(us):
     return "%d.%02d s" % (hundredths // 100, hundredths % 100)
 
 
-def tops_text(game):
+def tops_text(game, unknown=False):
+    """'8C  3D'; '?  ?' when new cards are down that the table has not entered."""
     a, b = game.tops
     if a is None or b is None:
         return ""
+    if unknown:
+        return "?  ?"
     return "%s  %s" % (cards.name(a), cards.name(b))
 
 
@@ -70,14 +73,17 @@ def _last_out(game):
     return None
 
 
-def draw_play(fb, game, names, label):
-    """A game on and armed: the centre tops large, STRESS when they show one rank."""
+def draw_play(fb, game, names, label, tops_unknown=False):
+    """A game on and armed: the centre tops large, STRESS when they show one rank,
+    '?  ?' when new cards are down that the table has not entered."""
     n = game.game_no
     title_bar(fb, "Game %d armed" % n, "-".join(str(w) for w in game.games_won), "G%d armed" % n)
-    tops = tops_text(game)
+    tops = tops_text(game, tops_unknown)
     if tops:
         ui.big_center(fb, tops, 13, 2 if ui.big_width(tops, 2) <= ui.W else 1)
-        if game.stress():
+        if tops_unknown:
+            ui.center(fb, "tops not entered", 35)
+        elif game.stress():
             fb.fill_rect(0, 33, ui.W, 10, 1)
             ui.center(fb, "STRESS: CALL!", 34, 0)
         else:
@@ -105,7 +111,8 @@ def call_lines(game, winner_known, loser_known):
     margin = a.margin_us()
     if a.tie():
         big = "TIE"
-        line = "TIE %s apart" % fmt_margin(margin)
+        first, second = first_two(a)
+        line = "TIE P%d P%d %s" % (first + 1, second + 1, fmt_margin(margin))
     else:
         w = a.winner() + 1
         big = "P%d" % w
@@ -129,12 +136,37 @@ def call_lines(game, winner_known, loser_known):
     return big, line, stacks
 
 
-def draw_call(fb, game, names, winner_known, loser_known, label):
-    """The call decision: who called first, the margin, who takes the stacks."""
+def first_two(arbiter):
+    """0-based: the first and the second player to press in this armed period (the
+    lower seat first among equal stamps), or -1."""
+    first = second = -1
+    for i in range(arbiter.players):
+        off = arbiter.pressed_at(i)
+        if off is None:
+            continue
+        if first < 0 or off < arbiter.pressed_at(first):
+            first, second = i, first
+        elif second < 0 or off < arbiter.pressed_at(second):
+            second = i
+    return first, second
+
+
+def stress_text(game, tops_known):
+    """What the tops showed when the call was made: 'stress', 'no stress', or '' when
+    the table had not entered them."""
+    if not tops_known:
+        return ""
+    return "stress" if game.call_stress else "no stress"
+
+
+def draw_call(fb, game, names, winner_known, loser_known, label, tops_known=True):
+    """The call decision: who called first, the margin, who takes the stacks, and
+    whether the tops showed stress (when the table entered them)."""
     big, line, stacks = call_lines(game, winner_known, loser_known)
     w = game.arbiter.winner()
     title = "CALL " + names[w] if winner_known and w is not None else "CALL"
-    title_bar(fb, title, "G%d" % game.game_no)
+    right = ("G%d %s" % (game.game_no, stress_text(game, tops_known))).strip()
+    title_bar(fb, title, right, "CALL")
     ui.big_center(fb, big, 10, 3)
     ui.center(fb, line[:ui.COLS], 36)
     ui.center(fb, stacks[:ui.COLS], 45)

@@ -6,6 +6,7 @@ closes the picker when a call is made). Two cards: stack 1, then stack 2; BACK s
 """
 
 from core import cards
+from firmware import buttons as b
 from firmware.screens.cardpicker import CardPickerScreen
 
 
@@ -31,6 +32,11 @@ class CentrePicker(CardPickerScreen):
         if cards.rank(card) == cards.rank(self.first):
             return "STRESS"
         return "with " + cards.name(self.first)
+
+    def on_button(self, kind, button):
+        if button == b.BACK and kind == b.LONG:
+            self.owner.leave()  # going home: what waits in RAM is written first
+        CardPickerScreen.on_button(self, kind, button)
 
     def on_call(self, player, down, t_us):
         self.owner.on_call(player, down, t_us)
