@@ -13,7 +13,8 @@ emulated panel, the gallery's PNG pixels) after the same presses:
    the device equals the simulator's journal;
 3. a reload of the page resumes the game (the flash lives in localStorage);
 4. long BACK home, a Stress match, the countdown, a call by the P1 button: the call
-   view, and call timestamps in microseconds from the page's clock.
+   view; OK rules on it, and the journal holds the call's edges stamped in
+   microseconds by the page's clock.
 
 Without chromium, chromium-driver or selenium the test skips with the reason; under CI
 (environment variable CI set) it fails instead: .ci/run installs the browser.
@@ -259,6 +260,10 @@ def test_a_stress_call_by_the_call_button(page, sim):
     sim.dev.call(1)
     sim.dev.step(1000)
     page.matches(sim, "stress-call")
+    page.key(Keys.ENTER)  # the table rules on the call (the default ruling): the call's
+    sim.dev.press("OK")  # lines reach the journal (they wait in RAM until then)
+    sim.settle()
+    page.matches(sim, "stress-ruled")
     lines = page.journal().split("\n")
     assert [re.sub(r"^@\d+ ", "", ln) for ln in lines] == \
         [re.sub(r"^@\d+ ", "", ln) for ln in sim.journal().split("\n")]
