@@ -20,6 +20,7 @@ The deck model: core.stackdeck_cards; the stack checker: core.stackdeck_stacks;
 single plays at the table: core.stackdeck_turn.
 """
 
+from core import checkpoint as cp
 from core import notation
 from core.errors import IllegalAction
 from core.game import Game
@@ -217,11 +218,11 @@ class StackDeck(Game):
 
     # Editing an earlier round ---------------------------------------------------
 
-    def _round_span(self, r):
+    def _round_span(self, r, number=0, inside=False):
         """(opening index or None when opened by its first entry, first entry index,
-        end index) of round r's lines in the history."""
-        number = 0
-        start = None
+        end index) of round r's lines in the history; `number` rounds come before it
+        (inside: the last of them is open where the history starts)."""
+        start = 0 if inside else None
         opener = None
         for i in range(len(self.history)):
             verb = self.history[i][1]
@@ -242,6 +243,11 @@ class StackDeck(Game):
         with LINES (strings or actions: turned, unturned, out), checked like new
         lines; the totals follow. Illegal: IllegalAction, nothing changed.
         Returns the round's old entry lines (edit back with them to take it back).
+
+        The history keeps replaying: a round in the history has its lines replaced
+        there; a round before it (after restore or rebase) is changed in the base
+        checkpoint, base_checkpoint() then gives the new one (STD-35). Either way the
+        journal is rewritten as header, base_checkpoint() (if any), the history.
         """
         sheet = self._sheet(r)
         ended = sheet is not self.open
@@ -257,25 +263,87 @@ class StackDeck(Game):
         if ended:
             new.check_end()
         old_lines = self.entries(r)
-        opener, start, stop = self._round_span(r)
-        head = self.history[:start]
-        if opener is None:
-            head.append((None, ROUND))
-        history = head + actions + self.history[stop:]
         old = list(self.history)
+        old_base = self._base
         try:
-            self._rebuild(history)
+            self._to_base()
+            in_base = len(self.sheets)
+            if r <= in_base:  # ended before the history starts
+                self.sheets[r - 1] = new
+                self.scores[r - 1] = new.scores()
+                history = old
+            elif r == in_base + 1 and self.open is not None:  # opened before it
+                self.open = new
+                k = 0
+                while k < len(old) and old[k][1] in ENTRY_VERBS:
+                    k += 1
+                history = old[k:]
+            else:
+                self.history = old
+                inside = self.open is not None
+                opener, start, stop = self._round_span(r, in_base + (1 if inside else 0), inside)
+                head = old[:start]
+                if opener is None:
+                    head.append((None, ROUND))
+                history = head + actions + old[stop:]
+                self.history = []
+            if self._base is not None:
+                self._base = tuple(self.checkpoint())
+            self._replay(history)
         except IllegalAction:
-            self._rebuild(old)
+            self._base = old_base
+            self._replay(old)
             raise
         return old_lines
 
-    def _rebuild(self, history):
-        self._setup()
-        self.history = []
-        self._undo = []
-        for action in history:
-            self.push(action)
+    # Checkpoint (STD-35) -----------------------------------------------------------
+
+    def _write(self, tokens):
+        for sheet in self.sheets:
+            tokens.append("r")
+            for a in sheet.lines:
+                tokens += self.format(a).split()
+        if self.open is not None:
+            tokens.append("open")
+            for a in self.open.lines:
+                tokens += self.format(a).split()
+
+    def _sheet_from(self, tokens):
+        """A round's entry words -> its sheet, every entry checked as when pushed."""
+        sheet = RoundSheet(self.players)
+        start = 0
+        for i in range(1, len(tokens) + 1):
+            if i == len(tokens) or notation.is_player_token(tokens[i]):
+                if not notation.is_player_token(tokens[start]):
+                    raise IllegalAction("checkpoint: entry without player")
+                action = self.parse(tokens[start:i])
+                if action[1] not in ENTRY_VERBS:
+                    raise IllegalAction("checkpoint: entries only")
+                sheet.check(action, self.letters)
+                sheet.add(action)
+                start = i
+        return sheet
+
+    def _read(self, r):
+        sheets = []
+        stops = ("r", "open", cp.END)
+        while r.peek() == "r":
+            r.take()
+            sheet = self._sheet_from(r.until(stops))
+            sheet.check_end()
+            sheets.append(sheet)
+            if len(sheets) > self.options["rounds"]:
+                raise IllegalAction("checkpoint: too many rounds")
+        sheet = None
+        if r.peek() == "open":
+            r.take()
+            sheet = self._sheet_from(r.until(stops))
+            if len(sheets) >= self.options["rounds"]:
+                raise IllegalAction("checkpoint: round after the last")
+        self.sheets = sheets
+        self.scores = [s.scores() for s in sheets]
+        self.open = sheet
+        self.over = len(sheets) >= self.options["rounds"]
 
     # Position ---------------------------------------------------------------------
 
@@ -332,5 +400,5 @@ class StackDeck(Game):
             "match_rounds": self.options["rounds"],
             "colours": self.letters,
             "colour_names": self.colour_names(),
-            "moves": len(self.history),
+            "moves": self.moves,
         }
