@@ -270,4 +270,20 @@ async function main() {
   showJournal();
   draw(dev.panel);
 }
-main().catch(fail);
+// One device per browser: a second tab waits until the first closes (both would
+// write the same flash otherwise).
+function oneDevice(run) {
+  if (!navigator.locks) return run();
+  const waiting = setTimeout(() => {
+    $("loading").textContent = "The device is running in another tab of this browser: close it to use it here.";
+  }, 500);
+  return new Promise((resolve, reject) => {
+    navigator.locks.request("tabletop-device", () => {
+      clearTimeout(waiting);
+      $("loading").textContent = "starting MicroPython...";
+      run().then(resolve, reject);
+      return new Promise(() => {}); // held while this page lives
+    }).catch(reject);
+  });
+}
+oneDevice(main).catch(fail);
