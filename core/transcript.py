@@ -7,6 +7,8 @@
 
 `replay(lines)` applies them and stops at the first malformed or illegal line, keeping
 the state as it stood before that line (the contract's replay command is built on it).
+Lines may be str or bytes (UTF-8; a line that is not is refused as "not text"); a
+UTF-8 byte order mark at the start of the first line is skipped.
 """
 
 from core import notation
@@ -18,10 +20,33 @@ class TranscriptError(Exception):
     """The transcript has no usable header: there is no game to show."""
 
 
+BOM = "\ufeff"
+
+
+def text_of(line):
+    """A line as str: bytes are decoded as UTF-8 (IllegalAction "not text" if they
+    are not UTF-8)."""
+    if isinstance(line, str):
+        return line
+    try:
+        return line.decode("utf-8")
+    except (UnicodeError, ValueError):
+        raise IllegalAction("not text")
+
+
 def _numbered(lines):
+    """(line number, tokens) of every line that holds words; an undecodable line gives
+    (number, IllegalAction) instead, and nothing after it."""
     number = 0
     for line in lines:
         number += 1
+        try:
+            line = text_of(line)
+        except IllegalAction as e:
+            yield number, e
+            return
+        if number == 1 and line[:1] == BOM:
+            line = line[1:]
         tokens = notation.tokenize(line)
         if tokens:
             yield number, tokens
@@ -50,6 +75,10 @@ def replay(lines):
     """
     game = None
     for number, tokens in _numbered(lines):
+        if isinstance(tokens, IllegalAction):
+            if game is None:
+                raise TranscriptError("line %d: %s" % (number, tokens.reason))
+            return game, (number, tokens.reason)
         if game is None:
             try:
                 game = start(tokens)

@@ -6,9 +6,12 @@ from core.transcript import TranscriptError, replay
 
 
 def _read(path):
+    """The file's bytes: each line is decoded on its own, so a line that is not UTF-8
+    is reported with its number (and the state before it)."""
     if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as f:
+        stream = getattr(sys.stdin, "buffer", sys.stdin)  # a text stand-in gives str
+        return stream.read()
+    with open(path, "rb") as f:
         return f.read()
 
 
@@ -20,7 +23,7 @@ def main(argv, stdout=None, stderr=None):
         return 2
     try:
         text = _read(argv[0])
-    except (OSError, UnicodeDecodeError) as e:
+    except OSError as e:
         stderr.write("cannot read %s: %s\n" % (argv[0], getattr(e, "strerror", None) or e))
         return 2
     try:

@@ -56,3 +56,42 @@ def test_json_is_written_the_same_way_on_both_interpreters():
     assert text == '{"game": "x", "a": "\\u00e9\\"\\\\\\n", "b": [1, null, true]}'
     with pytest.raises(TypeError):
         jsonfmt.dumps({"x": 1.5})
+
+
+# Numbers: ASCII digits only, at most notation.MAX_DIGITS (issue 11) -------------------
+
+@pytest.mark.parametrize("bad", ["\u00b2", "1\u00b2", "\u0663", "\uff11", "1" * 13, "9" * 5000,
+                                 "", "-", "+1", " 1", "1.0", "0x1"])
+def test_numbers_are_ascii_digits_of_bounded_length(bad):
+    assert not notation.is_digits(bad.lstrip("-"))
+    with pytest.raises(IllegalAction) as info:
+        notation.parse_int(bad)
+    assert len(info.value.reason) < 40
+    assert not notation.is_player_token("P" + bad)
+
+
+def test_twelve_digits_still_count():
+    assert notation.parse_int("9" * 12) == 10 ** 12 - 1
+    assert notation.parse_int("-12") == -12
+    assert notation.is_player_token("P3")
+
+
+@given(st.text(max_size=8), st.integers(1, 8))
+def test_any_player_token_is_a_player_or_a_refusal(text, players):
+    try:
+        notation.parse_player("P" + text, players)
+    except IllegalAction as e:
+        assert e.reason
+
+
+@given(st.text(max_size=6))
+def test_any_card_or_time_or_count_is_parsed_or_refused(text):
+    from core import stackdeck_stacks as sds, stackdeck_counts
+    from core.stress import parse_time
+    for parse in (cards.parse, cards.parse_rank, sds.parse_card, sds.parse_stack,
+                  parse_time, lambda t: stackdeck_counts.parse([t] * 6)):
+        for token in (text, "@" + text, text + "H", "1" + text + "R"):
+            try:
+                parse(token)
+            except IllegalAction as e:
+                assert e.reason

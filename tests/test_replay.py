@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+from hypothesis import given, settings, strategies as hs
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -86,3 +88,65 @@ def test_no_header_or_unreadable_file_gives_no_json(tmp_path):
 def test_usage_error():
     code, out, err = run([])
     assert code == 2 and out == "" and "usage" in err
+
+
+# Bad input never crashes the replay (issue 11) ---------------------------------------------
+
+def run_bytes(data):
+    proc = subprocess.run([sys.executable, "-m", "host_sim", "replay", "-"], cwd=ROOT,
+                          input=data, capture_output=True, timeout=60)
+    return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+
+
+def test_a_unicode_digit_is_a_refused_line_not_a_crash():
+    code, out, err = run_bytes(b"game stack31 players 2\nP\xc2\xb2 draw\n")
+    assert code == 2 and err.startswith("line 2: ")
+    assert json.loads(out)["moves"] == 0
+
+
+def test_a_huge_number_is_a_refused_line():
+    code, out, err = run_bytes(b"game stress players 2\nstart\n@" + b"9" * 5000 + b" P1 down\n")
+    assert code == 2 and err.startswith("line 3: bad time: ") and len(err) < 60
+    assert json.loads(out)["on"] is True
+
+
+def test_a_line_that_is_not_utf8_stops_with_the_state_before_it(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_bytes(b"game stack31 players 2\nP1 draw\nP2 dr\xffaw\nP1 draw\n")
+    code, out, err = run([str(path)])
+    assert code == 2 and err == "line 3: not text\n"
+    assert json.loads(out)["moves"] == 1
+
+
+def test_a_header_that_is_not_utf8_is_reported_by_line():
+    code, out, err = run_bytes(b"game st\xc3ack31 players 2\n")
+    assert code == 2 and err == "line 1: not text\n" and out == ""
+
+
+def test_a_byte_order_mark_is_accepted():
+    code, out, err = run_bytes(b"\xef\xbb\xbfgame stack31 players 2\r\nP1 draw\r\n")
+    assert code == 0 and err == ""
+    assert json.loads(out)["moves"] == 1
+
+
+WORDS = ["P1", "P2", "P3", "P9", "p\u00b2", "draw", "play", "discard", "up", "down", "pass",
+         "dq", "7H", "KS", "10D", "\u0663H", "round", "end", "turned", "unturned", "out",
+         "counts", "4G-5G-6G", "W", "1", "0", "2", "centre", "start", "resume", "void",
+         "takes", "@1000", "@99999999999999", "@\u00b2", "option", "games", "rounds",
+         "hand_limit", "9" * 50, "", "#", "\u00e9", "-1"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(hs.sampled_from(["stack31", "stackdeck", "stress"]), hs.integers(1, 5),
+       hs.lists(hs.lists(hs.one_of(hs.sampled_from(WORDS), hs.text(max_size=4)), max_size=5),
+                max_size=12))
+def test_any_lines_replay_to_a_state_or_a_refusal(name, players, lines):
+    from core.transcript import TranscriptError, replay
+    text = ["game %s players %d" % (name, players)] + [" ".join(words) for words in lines]
+    try:
+        game, error = replay(text)
+    except TranscriptError:
+        return
+    game.to_json()
+    if error is not None:
+        assert error[1]
