@@ -36,6 +36,8 @@ import time
 from host_sim import report_data as rd
 
 SKIP_IN_FOLDERS = ("index.txt",)  # the archive's index on the board: not a game
+IN_PLAY = "game.txt"  # the board's journal: the game in play
+GAME_TITLES = {"stack31": "Stack 31", "stackdeck": "Stack the Deck", "stress": "Stress"}
 
 
 class Entry:
@@ -48,6 +50,13 @@ class Entry:
         self.duplicate_of = None  # the name of the file with the same game
         self.slug = None
         self.png = None  # chart bytes
+
+    def result(self):
+        """The result as the page shows it: the game in play says so."""
+        text = rd.describe_result(self.record)
+        if not self.record.over and os.path.basename(self.path) == IN_PLAY:
+            return "in play"
+        return text
 
     @property
     def status(self):
@@ -274,6 +283,7 @@ def page(entries, problems, season_pngs, lines, elapsed):
                  "median margin (ms)", "mean margin (ms)"]]
         for row in list(season_rows(lines))[1:]:
             row = list(row)
+            row[0] = GAME_TITLES.get(row[0], row[0])
             for i in (12, 13):  # us in the CSV, ms on the page
                 row[i] = "%.1f" % (float(row[i]) / 1000) if row[i] != "" else ""
             rows.append(row)
@@ -286,7 +296,7 @@ def page(entries, problems, season_pngs, lines, elapsed):
             continue
         name = '<a href="#%s">%s</a>' % (e.slug, html.escape(e.name)) if e.slug else html.escape(e.name)
         rows.append([name, html.escape(r.title), r.players, html.escape("; ".join(r.notes)),
-                     html.escape(rd.describe_result(r) if not e.duplicate_of else e.status),
+                     html.escape(e.result() if not e.duplicate_of else e.status),
                      html.escape(" ".join(str(s) for s in r.scores) + " " + rd.SCORE_WORD[r.game])])
     if len(rows) > 1:
         # These cells carry escaped text and an anchor already: no _table().
@@ -298,7 +308,7 @@ def page(entries, problems, season_pngs, lines, elapsed):
         r = e.record
         out.append('<section class=game id="%s"><h3>%s</h3>' % (e.slug, html.escape(e.name)))
         out.append("<p>%s, %d players, %s; %d moves.</p>" % (
-            html.escape(r.title), r.players, html.escape(rd.describe_result(r)), r.moves))
+            html.escape(r.title), r.players, html.escape(e.result()), r.moves))
         for note in r.notes:
             out.append("<p class=note>%s</p>" % html.escape(note))
         out.append(_img(e.png, "%s chart" % e.name))

@@ -11,6 +11,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
 from matplotlib.transforms import offset_copy  # noqa: E402
@@ -84,6 +85,11 @@ def stackdeck_chart(rec):
             ax.text(rounds[-1], y, "P%d %d" % (p, total), va="center", color=colour(p),
                     fontweight="bold", transform=offset_copy(ax.transData, fig=fig, x=8, units="points"))
     ax.axhline(0, color="black", linewidth=0.8)
+    if not rec.rounds:
+        ax.set_ylim(-10, 10)
+        ax.text(0.5, 0.5, "no round ended yet", transform=ax.transAxes, ha="center",
+                color=NEUTRAL, fontsize=13)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("round")
     ax.set_ylabel("total points")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -171,18 +177,23 @@ def stack31_chart(rec):
         values = [0] + [piles[suit][0] for _, _, piles in rec.piles]
         owners = [None] + [piles[suit][1] for _, _, piles in rec.piles]
         # After move i the pile stands at values[i], owned by owners[i], until move i+1:
-        # one horizontal line per run of moves that left it as it was.
+        # one horizontal line per run of moves that left it as it was (a LineCollection
+        # per panel: one artist, quick to draw however long the game).
+        flat, flat_c, steps, steps_c = [], [], [], []
         i = 0
         while i < len(moves):
             j = i
             while j + 1 < len(moves) and (values[j + 1], owners[j + 1]) == (values[i], owners[i]):
                 j += 1
             c = colour(owners[i]) if owners[i] else NEUTRAL
-            ax.plot([moves[i], moves[j] + 1], [values[i], values[i]], color=c, linewidth=2.4,
-                    solid_capstyle="butt")
+            flat.append([(moves[i], values[i]), (moves[j] + 1, values[i])])
+            flat_c.append(c)
             if i and values[i] != values[i - 1]:
-                ax.plot([moves[i], moves[i]], [values[i - 1], values[i]], color=c, linewidth=1.2)
+                steps.append([(moves[i], values[i - 1]), (moves[i], values[i])])
+                steps_c.append(c)
             i = j + 1
+        ax.add_collection(LineCollection(steps, colors=steps_c, linewidths=1.2))
+        ax.add_collection(LineCollection(flat, colors=flat_c, linewidths=2.4, capstyle="butt"))
         ax.axhline(31, color="black", linewidth=0.8, linestyle="--")
         ax.set_ylim(-1, 34)
         ax.set_yticks([0, 10, 20, 31])
@@ -244,6 +255,7 @@ def wins_chart(lines):
     ax.set_xlim(-0.5, len(games) - 0.5)
     ax.set_xticklabels(["%s\n(%d finished)" % (GAME_TITLES[g], _finished(lines, g)) for g in games])
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.margins(y=0.1)
     ax.set_ylabel("games won")
     ax.set_title("Wins per player (hatched: shared first place)", loc="left")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
