@@ -19,15 +19,13 @@ import sys
 from html.parser import HTMLParser
 
 import pytest
+from PIL import Image
 
-pytest.importorskip("matplotlib")
-from PIL import Image  # noqa: E402
-
-from core.notation import tokenize  # noqa: E402
-from core.stress_sim import Match  # noqa: E402
-from core.transcript import replay  # noqa: E402
-from firmware.journal import seal  # noqa: E402
-from host_sim import report  # noqa: E402
+from core.notation import tokenize
+from core.stress_sim import Match
+from core.transcript import replay
+from firmware.journal import seal
+from host_sim import report
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TRANSCRIPTS = os.path.join(ROOT, "tests", "transcripts")
