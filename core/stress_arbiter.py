@@ -90,8 +90,9 @@ class EdgeFilter:
     game shows the button open. What the journal does not see is time: its last T may
     be earlier, so `t`, `moves` and the arm time differ, never a decision.
 
-    t: the notation's unwrapped microseconds (compared with ticks_diff, so ticks work
-    too). Allocates nothing but what take() returns.
+    t: the notation's unwrapped microseconds (`@T`, which only grows), never wrapped
+    ticks: gaps of any length are compared by plain subtraction. Allocates nothing but
+    what take() returns (and long ints once T passes 2**30 on MicroPython).
     """
 
     def __init__(self, players, debounce_us=DEBOUNCE_US):
@@ -114,7 +115,7 @@ class EdgeFilter:
                 return HOLD
             return KEEP
         if held is not None:
-            if ticks_diff(t, held) < self.debounce_us:
+            if t - held < self.debounce_us:
                 self._held[button] = None
                 return DROP
             return KEEP
@@ -136,12 +137,12 @@ class EdgeFilter:
         best = -1
         for i in range(self.players):
             h = self._held[i]
-            if h is not None and (best < 0 or ticks_diff(h, self._held[best]) < 0):
+            if h is not None and (best < 0 or h < self._held[best]):
                 best = i
         if best < 0:
             return None
         t = self._held[best]
-        if now is not None and ticks_diff(now, t) < self.debounce_us:
+        if now is not None and now - t < self.debounce_us:
             return None
         self._held[best] = None
         return (best, t)

@@ -301,6 +301,42 @@ def test_STR_34_the_lines_follow_the_stamps_around_the_flip(tmp_path):
     assert dev.shows("CALL P2")  # the call closed the centre picker
 
 
+def test_the_call_view_says_stress_or_no_stress_and_defaults_to_the_likely_ruling(tmp_path):
+    dev = new_device(tmp_path)
+    dev.app.settings.set_name(1, "ANN")
+    open_stress(dev)
+    dev.press("OK")
+    flip(dev, ("8C", "3D"))  # no stress on the table
+    two_presses(dev, 1, 2, 40000)
+    assert dev.shows("CALL ANN") and dev.shows("G1 no stress") and dev.shows("<False call>")
+    dev.press("OK")  # the default: a false call, play goes on
+    assert call(dev, 0)["ruling"] == "void" and dev.game.state()["armed"]
+    dev.press("OK")  # Centre cards
+    enter_centre(dev, ("6D", "6S"))
+    two_presses(dev, 2, 1, 2000)
+    assert dev.shows("G1 stress") and not dev.shows("no stress") and dev.shows("<Confirm>")
+    dev.press("OK")  # confirm: P1 takes the stacks, the re-deal
+    flip(dev)  # the new centre is skipped: the tops are not known
+    assert dev.shows_big("?  ?") and not dev.shows_big("6D  6S") and dev.shows("tops not entered")
+    two_presses(dev, 1, 2, 300)
+    assert dev.shows("TIE P1 P2 0.3 ms") and dev.shows("CALL") and not dev.shows("stress")
+    assert dev.shows("<Confirm>")  # tops unknown: nothing speaks against the call
+
+
+def test_a_restart_after_a_skipped_centre_still_shows_the_tops_unknown(tmp_path):
+    dev = new_device(tmp_path)
+    open_stress(dev)
+    dev.press("OK")
+    flip(dev, ("6D", "6S"))
+    two_presses(dev, 2, 1, 2000)
+    dev.press("OK")
+    flip(dev)
+    two_presses(dev, 1, 2, 5000)  # decided: written
+    again = new_device(tmp_path)
+    again.step(50)
+    assert again.shows("CALL P1") and not again.shows("stress") and again.shows("<Confirm>")
+
+
 # Challenges settled by the players ------------------------------------------------------------
 
 
