@@ -241,7 +241,8 @@ class Stress(Game):
 
     def _apply(self, action):
         self._check(action)
-        record = self._save()
+        # No undo record is kept (UNDO_BY_REPLAY): make none, no garbage per line.
+        record = None if self.UNDO_BY_REPLAY else self._save()
         verb = action[1]
         if verb == CENTRE:
             self.tops[0], self.tops[1] = action[2], action[3]
