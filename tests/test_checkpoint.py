@@ -160,3 +160,58 @@ def test_S31_25_rebase_then_pop_matches_plain_undo(players, before, after, data)
     while g.history:
         assert g.pop() == ref.pop()
         same(g, ref)
+
+
+# --- Damage, any game: refused with IllegalAction and nothing changed ---------------
+
+def _position(name, players, draw):
+    g = new_game(name, players)
+    if name == "stress":
+        g.push("centre 5H 6D")
+        g.push("start")
+        g.push("@1000 P1 down")
+    elif name == "stackdeck":
+        for line in ("P1 turned 4G-5G-6G", "P1 out", "end", "P2 unturned 9R"):
+            g.push(line)
+    else:
+        play_random(g, draw, draw(st.integers(0, 60)))
+    return g
+
+
+TOKENS = ["checkpoint", "stack31", "stackdeck", "stress", "players", "moves", "end", "-",
+          "P1", "P2", "P9", "0", "1", "31", "52", "7H", "KS", "r", "open", "turn", "hands",
+          "played", "up", "calls", "1:P1:0:-:-:0:-", "\u00b2", "9" * 13, "-5"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["stack31", "stackdeck", "stress"]), st.integers(2, 4), st.data())
+def test_S31_25_damaged_or_garbage_checkpoints_never_crash_nor_change_the_game(name, players, data):
+    g = _position(name, players, data.draw)
+    tokens = cp.tokens_of(g.checkpoint())
+    kind = data.draw(st.integers(0, 4))
+    if kind == 0:
+        del tokens[data.draw(st.integers(0, len(tokens) - 1))]
+    elif kind == 1:
+        tokens[data.draw(st.integers(0, len(tokens) - 1))] = data.draw(st.sampled_from(TOKENS))
+    elif kind == 2:
+        tokens.insert(data.draw(st.integers(0, len(tokens))), data.draw(st.sampled_from(TOKENS)))
+    elif kind == 3:
+        i = data.draw(st.integers(0, len(tokens) - 1))
+        j = data.draw(st.integers(0, len(tokens) - 1))
+        tokens[i], tokens[j] = tokens[j], tokens[i]
+    else:
+        tokens = data.draw(st.lists(st.sampled_from(TOKENS) | st.text(max_size=5), max_size=30))
+    lines = cp.pack([t for t in tokens if t]) if kind < 4 else [" ".join(tokens)]
+    # a restored game (so a failed restore must put a checkpoint back, not the start)
+    fresh = new_game(name, players)
+    fresh.restore(g.checkpoint())
+    before = (fresh.to_json(), fresh.moves, fresh.legal())
+    try:
+        fresh.restore(lines)
+    except IllegalAction as e:
+        assert e.reason
+        assert (fresh.to_json(), fresh.moves, fresh.legal()) == before
+        return
+    again = new_game(name, players)
+    again.restore(fresh.checkpoint())
+    same(fresh, again)
