@@ -15,9 +15,6 @@ from core.errors import IllegalAction
 WIDTH = 100
 MAGIC = "checkpoint"
 END = "end"
-MAX_LINES = 200  # more than any position needs (a Stress match keeping every call may
-# need more: see Stress.CALLS_KEPT); a longer text is refused as damaged
-MAX_TOKENS = 4000
 
 
 def pack(tokens, width=WIDTH):
@@ -53,8 +50,6 @@ def tokens_of(lines, width=WIDTH):
         raise IllegalAction("checkpoint: a list of lines")
     if not lines:
         raise IllegalAction("checkpoint: empty")
-    if len(lines) > MAX_LINES:
-        raise IllegalAction("checkpoint: too long")
     tokens = []
     for line in lines:
         _check_line(line, width)
@@ -62,8 +57,6 @@ def tokens_of(lines, width=WIDTH):
         if not words:
             raise IllegalAction("checkpoint: blank line")
         tokens.extend(words)
-        if len(tokens) > MAX_TOKENS:
-            raise IllegalAction("checkpoint: too long")
     return tokens
 
 

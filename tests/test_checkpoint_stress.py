@@ -265,3 +265,16 @@ def test_garbage_is_refused_and_changes_nothing(garbage):
         with pytest.raises(IllegalAction):
             g2.restore(garbage)
         assert g2.state() == before and g2.moves == 1
+
+
+def test_STR_36_a_long_match_keeping_every_call_restores_its_own_checkpoint():
+    m = Match(3, games=20)
+    g = Stress(2, {"games": 20})
+    for line in m.lines[2:]:
+        g.push(line)
+    assert len(g.calls) > 40
+    lines = g.checkpoint()
+    check_lines(lines)
+    g2 = Stress(2, {"games": 20})
+    g2.restore(lines)
+    same(g, g2)
