@@ -1,19 +1,23 @@
 """Settings, saved atomically as a small JSON file through firmware.storage.
 
-    s = Settings(storage)            # file "settings.json", loaded at once:
-    s.report                         # None, or a short message for the screen
+    s = Settings(storage)            # file "settings.json", loaded (and healed) at once:
+    s.report                         # None, or a short message for the screen, naming
+                                     # what was put back to its default
     s.details                        # None, or {"message", "aside", "fixed", ...}
     s.get("brightness")              # -> 128
     s.set("brightness", 999)         # clamped to 255; returns True (False = refused);
                                      # saved at once (atomically) when it changed
+    s.problem                        # None, or why the last save failed
+                                     # ("flash full: not saved", "flash read-only")
     s.player_name(1) / s.set_player_name(1, "Ann")   # 1-based (also name/set_name)
     s.game_options("stress")         # the game's OPTIONS defaults with the house rules
-    s.step_game_option("stress", "tie_window_us", +1)   # next sensible value
+    s.step_game_option("stress", "tie_window_us", +1)   # -> None, or why it cannot
     s.rules("stress")                # only the options changed from the defaults
     s.rule("stress", "tie_window_us", 5000)      # one option, with a default
     s.set_rule("stress", "tie_window_us", 3000)  # None as value removes it
     s.load() -> report               # read again (never raises)
-    s.save()                         # atomic; does nothing when nothing changed
+    s.save()                         # atomic; does nothing when nothing changed; never
+                                     # raises for the flash: False and .problem instead
     s.contrast()                     # the SSD1306 contrast, 0..255 (= brightness)
 
 Settings(storage, autosave=False) saves only on save().
@@ -27,12 +31,19 @@ Keys and ranges (KEYS):
     sleep_s     int 0..3600       seconds before it sleeps (0 never)
     buzzer      bool              default True
     rules       {game: {key: int or word}} house rules per game, GAMES only; passed
-                to the game as `option KEY VALUE` (the core checks them)
+                to the game as `option KEY VALUE`
 
-Numbers out of range are clamped; values of the wrong type are refused by set() and
-replaced by the default in load() (reported in "fixed"). A file that is not JSON
-(or not an object) is kept aside as settings.bad1, ... and the defaults are used.
-Nothing here raises on bad data.
+Settings that heal: at load every value is checked by its owner. The keys above by
+this module; a game's house rules by the game itself (a throwaway game is built with
+them, so the game's own option check is the judge: an unknown key, a value of the wrong
+type or out of the game's range is refused there). Whatever is refused goes back to its
+default, and .report names it ("Hand limit reset"); nothing that was valid is lost. A
+file that is not JSON (or not an object) is kept aside as settings.bad1, ... and the
+defaults are used. The repaired values are written back, so the message shows once.
+Nothing here raises on bad data or on a full or read-only flash.
+
+House rules in words (RULES): each option a game offers has a label, a unit and a
+ladder of steps for the settings screen; rule_text(key, value) -> "20 ms".
 """
 
 import json
@@ -40,11 +51,32 @@ import json
 GAMES = ("stack31", "stackdeck", "stress")
 NAME_MAX = 10
 MAX_PLAYERS = 8
-# next values for house rules stepped from the settings screen; others step by 1
-STEPS = {
-    "debounce_us": (0, 2000, 5000, 10000, 15000, 20000, 30000, 50000),
-    "tie_window_us": (0, 100, 250, 500, 1000, 2000, 5000, 10000),
-    "slow_window_us": (250000, 500000, 1000000, 1500000, 2000000, 3000000, 5000000),
+
+ENOSPC = 28  # the same numbers on MicroPython (littlefs, FAT) and CPython
+EROFS = 30
+FULL = "flash full: not saved"
+READ_ONLY = "flash read-only"
+NOT_SAVED = "settings not saved"
+
+_BIG = 1 << 30
+# House rules in words: key -> (label, short label, unit, ladder). The unit says how a
+# value in the notation's unit (microseconds for times) is shown; the ladder is
+# ((below, step), ...): a value below `below` moves by `step`. The limits are the
+# game's own: a step the game refuses is not taken.
+RULES = {
+    "hand_limit": ("Hand limit", "Hand limit", "", ((_BIG, 1),)),
+    "rounds": ("Rounds", "Rounds", "", ((_BIG, 1),)),
+    "games": ("Games to win", "Games", "", ((_BIG, 1),)),
+    "debounce_us": ("Debounce", "Debounce", "ms",
+                    ((10000, 1000), (50000, 5000), (200000, 10000), (1000000, 50000),
+                     (_BIG, 1000000))),
+    "tie_window_us": ("Tie window", "Tie win", "ms",
+                      ((2000, 100), (10000, 500), (100000, 1000), (1000000, 10000),
+                       (_BIG, 1000000))),
+    "slow_window_us": ("Slow window", "Slow win", "s",
+                       ((2000000, 100000), (10000000, 500000), (_BIG, 1000000))),
+    "colours": ("Colours", "Colours", "", None),
+    "names": ("Colour names", "Col names", "", None),
 }
 
 # key: (default, low, high) for the ints
@@ -55,6 +87,8 @@ _INTS = {
     "sleep_s": (120, 0, 3600),
 }
 KEYS = ("players", "names", "brightness", "dim_s", "sleep_s", "buzzer", "rules")
+LABELS = {"players": "Players", "names": "Names", "brightness": "Brightness",
+          "dim_s": "Dim time", "sleep_s": "Sleep time", "buzzer": "Buzzer", "rules": "Rules"}
 
 
 def default_names():
@@ -83,6 +117,10 @@ def clean_name(name, i):
     return out or "P%d" % i
 
 
+def is_default_name(name, i):
+    return name == "P%d" % i
+
+
 def _is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -105,15 +143,145 @@ def _key_ok(k):
     return True
 
 
-def _step(steps, value, step):
-    """The neighbour of value in steps (a value between steps snaps to one)."""
-    i = 0
-    while i < len(steps) - 1 and steps[i] < value:
-        i += 1
-    if steps[i] != value and step > 0 and steps[i] > value:
-        step -= 1
-    i += step
-    return steps[0 if i < 0 else len(steps) - 1 if i >= len(steps) else i]
+def _printable(word, limit=12):
+    """A key from the file as it can be named on the screen."""
+    out = ""
+    for ch in str(word)[:limit]:
+        out += ch if " " <= ch <= "~" else "?"
+    return out
+
+
+def save_problem(error):
+    """The words for a failed flash write."""
+    code = error.args[0] if error.args else None
+    if code == ENOSPC:
+        return FULL
+    if code == EROFS:
+        return READ_ONLY
+    return NOT_SAVED
+
+
+# --- house rules in words ---------------------------------------------------------
+
+def rule_label(key, room=99):
+    """The rule's name in words, the long one when it fits in `room` characters."""
+    info = RULES.get(key)
+    if info is None:
+        label = key.replace("_", " ")
+        label = label[:1].upper() + label[1:]
+        return label[:room]
+    return info[0] if len(info[0]) <= room else info[1][:room]
+
+
+def _decimal(value, scale):
+    """value / scale written exactly, without trailing zeros: 500, 1000 -> '0.5'."""
+    sign = "-" if value < 0 else ""
+    value = -value if value < 0 else value
+    whole = value // scale
+    frac = value % scale
+    if not frac:
+        return sign + str(whole)
+    digits = len(str(scale)) - 1
+    text = str(frac)
+    text = "0" * (digits - len(text)) + text
+    while text.endswith("0"):
+        text = text[:-1]
+    return "%s%d.%s" % (sign, whole, text)
+
+
+def rule_text(key, value):
+    """A house rule's value in its unit: 20000 debounce -> '20 ms', 1000000 -> '1 s'."""
+    info = RULES.get(key)
+    unit = info[2] if info is not None else ("ms" if key.endswith("_us") else "")
+    if unit and _is_int(value):
+        return _decimal(value, 1000 if unit == "ms" else 1000000) + " " + unit
+    return str(value)
+
+
+def rule_row(key, value, width):
+    """'Debounce    20 ms' in `width` characters: the value whole, the label as long as
+    fits (the short one, then cut)."""
+    text = rule_text(key, value)
+    room = width - len(text) - 1
+    label = rule_label(key, room if room > 0 else 0)
+    return label + " " * (width - len(label) - len(text)) + text
+
+
+def next_value(key, value, step):
+    """The neighbour of value on the rule's ladder (step +1 or -1), on the ladder's grid."""
+    info = RULES.get(key)
+    ladder = info[3] if info is not None and info[3] is not None else ((_BIG, 1),)
+    probe = value if step > 0 else value - 1
+    size = ladder[-1][1]
+    for below, s in ladder:
+        if probe < below:
+            size = s
+            break
+    if step > 0:
+        return (value // size + 1) * size
+    return ((value - 1) // size) * size
+
+
+def _game_class(game):
+    """The game's class, or None when this build has no such game."""
+    from core.errors import IllegalAction
+    from core.games import game_class
+    try:
+        return game_class(game)
+    except IllegalAction:
+        return None
+
+
+def check_rules(game, opts):
+    """The house rules of `game` as the game itself accepts them: (kept, refused).
+    Each option is tried in a throwaway game with the ones kept before it; refused is a
+    list of the keys that were not. A game this build lacks keeps its rules unjudged."""
+    from core.errors import IllegalAction
+    cls = _game_class(game)
+    if cls is None:
+        return dict(opts), []
+    keep = {}
+    refused = []
+    for k in sorted(opts):
+        v = opts[k]
+        if k not in cls.OPTIONS:
+            refused.append(k)
+            continue
+        default = cls.OPTIONS[k]
+        if _is_int(default) != _is_int(v) or isinstance(default, str) != isinstance(v, str):
+            refused.append(k)
+            continue
+        if v == default:
+            continue  # the same as no rule at all
+        trial = dict(keep)
+        trial[k] = v
+        try:
+            g = cls(cls.MIN_PLAYERS, trial)
+        except IllegalAction:
+            refused.append(k)
+            continue
+        except Exception:  # noqa: BLE001 - a value that breaks the game is refused too
+            refused.append(k)
+            continue
+        keep[k] = g.options[k]
+    return keep, refused
+
+
+def _forget_modules(before):
+    """Drop the modules imported since `before` (a game checked at boot need not stay in
+    the heap: only the game being played should)."""
+    import sys
+    for name in list(sys.modules):
+        if name in before:
+            continue
+        try:
+            module = sys.modules.pop(name)
+            dot = name.rfind(".")
+            parent = sys.modules.get(name[:dot]) if dot > 0 else None
+            if parent is not None and getattr(parent, name[dot + 1:], None) is module:
+                delattr(parent, name[dot + 1:])
+        except Exception:  # noqa: BLE001
+            pass
 
 
 class Settings:
@@ -125,6 +293,7 @@ class Settings:
         self.dirty = False
         self.report = None
         self.details = None
+        self.problem = None
         if load:
             self.load()
 
@@ -226,38 +395,34 @@ class Settings:
     def game_options(self, game):
         """The game's options: its defaults (core's OPTIONS) with the house rules."""
         out = {}
-        try:
-            from core.games import game_class
-            defaults_ = game_class(game).OPTIONS
-            for k in defaults_:
-                out[k] = defaults_[k]
-        except Exception:  # a game left out of this build: the saved rules only
-            pass
+        cls = _game_class(game)
+        if cls is not None:
+            for k in cls.OPTIONS:
+                out[k] = cls.OPTIONS[k]
         saved = self.data["rules"].get(game, {})
         for k in saved:
             out[k] = saved[k]
         return out
 
     def step_game_option(self, game, key, step):
-        """Move a numeric house rule to its next value (step +1 or -1); back at the
-        game's default the saved rule is removed. False when it cannot step."""
+        """Move a numeric house rule to its next value on its ladder (step +1 or -1),
+        as far as the game accepts; back at the game's default the saved rule is
+        removed. Returns None when it moved, else why not (in words)."""
+        from core.errors import IllegalAction
+        cls = _game_class(game)
         opts = self.game_options(game)
         value = opts.get(key)
-        if not _is_int(value):
-            return False
-        steps = STEPS.get(key)
-        if steps is not None:
-            new = _step(steps, value, step)
-        else:
-            new = value + step
-            if new < 0:
-                new = 0
-        try:
-            from core.games import game_class
-            default = game_class(game).OPTIONS.get(key)
-        except Exception:
-            default = None
-        return self.set_rule(game, key, None if new == default else new)
+        if cls is None or not _is_int(value) or key not in cls.OPTIONS:
+            return rule_label(key) + ": no steps"
+        new = next_value(key, value, step)
+        trial = self.rules(game)
+        trial[key] = new
+        try:  # the game itself is the judge of its options
+            cls(cls.MIN_PLAYERS, trial)
+        except IllegalAction:
+            return rule_label(key) + (": highest" if step > 0 else ": lowest")
+        self.set_rule(game, key, None if new == cls.OPTIONS[key] else new)
+        return None
 
     def contrast(self):
         return self.data["brightness"]
@@ -273,6 +438,8 @@ class Settings:
         return out
 
     def _clean_rules(self, value):
+        """Only what is well-formed (game known here, key and value of the right shape);
+        the games judge the values themselves in load()."""
         out = {}
         for g in value:
             opts = value[g]
@@ -289,8 +456,8 @@ class Settings:
 
     # --- file -----------------------------------------------------------
     def load(self):
-        """Read the file; never raises. Returns (and keeps in .report) None or a short
-        message; .details has the whole report."""
+        """Read the file and heal it; never raises. Returns (and keeps in .report) None
+        or a short message; .details has the whole report."""
         self._loading = True
         try:
             self.details = self._load()
@@ -299,53 +466,142 @@ class Settings:
         self.report = None
         if self.details is not None:
             self.report = self.details["message"]
-            if self.details["fixed"] and self.autosave:
-                try:  # write the repaired values back
-                    self.save(True)
-                except OSError:
-                    pass
+            if self.autosave:
+                self.save(True)  # write the repaired values back (or say why not)
         return self.report
+
+    def _read(self):
+        """The file's text, or None. A leftover of an interrupted save is cleaned up;
+        where it cannot be (a read-only flash) it is ignored, never taken for damage."""
+        st = self.storage
+        name = self.filename
+        try:
+            st.recover(name)
+        except Exception:  # noqa: BLE001 - read what is there
+            if not st.exists(name) and st.exists(name + ".old"):
+                # FAT-style commit cut between its renames: .new is whole if .old is there
+                text = st.read_text(name + ".new") if st.exists(name + ".new") else None
+                return text if text is not None else st.read_text(name + ".old")
+        return st.read_text(name)
 
     def _load(self):
         self.data = defaults()
         self.dirty = False
         st = self.storage
         try:
-            st.recover(self.filename)
-            text = st.read_text(self.filename)
+            text = self._read()
             if text is None:
                 return None
             obj = json.loads(text)
             if not isinstance(obj, dict):
                 raise ValueError("not an object")
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - any damage: defaults, the file kept
             aside = None
             try:
                 if st.exists(self.filename):
                     aside = st.keep_aside(self.filename)
-            except Exception:
+            except Exception:  # noqa: BLE001
                 pass
-            return {"message": "Settings reset", "aside": aside, "fixed": [], "error": repr(e)}
-        fixed = []
+            return {"message": "Settings file damaged: reset", "aside": aside, "fixed": [],
+                    "error": repr(e)}
+        fixed = []  # words for what went back to its default
+        for key in obj:
+            if key not in KEYS:
+                fixed.append(_printable(key))
         for key in KEYS:
             if key not in obj:
                 continue
             v = obj[key]
-            if not self.set(key, v) or self.data[key] != v:
-                fixed.append(key)
+            if key == "names":
+                self._load_names(v, fixed)
+            elif key == "rules":
+                self._load_rules(v, fixed)
+            elif key in _INTS:
+                lo, hi = _INTS[key][1], _INTS[key][2]
+                if _is_int(v) and lo <= v <= hi:
+                    self.data[key] = v
+                else:
+                    fixed.append(LABELS[key])
+            elif isinstance(v, bool):  # buzzer
+                self.data[key] = v
+            else:
+                fixed.append(LABELS[key])
         self.dirty = False
         if fixed:
-            return {"message": "Settings fixed", "aside": None, "fixed": fixed}
+            return {"message": _fixed_message(fixed), "aside": None, "fixed": fixed}
         return None
 
+    def _load_names(self, value, fixed):
+        if not isinstance(value, (list, tuple)) or len(value) > MAX_PLAYERS:
+            fixed.append(LABELS["names"])
+            if not isinstance(value, (list, tuple)):
+                return
+        names = default_names()
+        for i in range(min(len(value), MAX_PLAYERS)):
+            names[i] = clean_name(value[i], i + 1)
+            if names[i] != value[i] and not (value[i] in ("", None) and is_default_name(names[i], i + 1)):
+                fixed.append("Name P%d" % (i + 1))
+        self.data["names"] = names
+
+    def _load_rules(self, value, fixed):
+        if not isinstance(value, dict):
+            fixed.append(LABELS["rules"])
+            return
+        import sys
+        from core import errors, games  # noqa: F401 - these stay: the app needs them
+        before = set(sys.modules)
+        rules = {}
+        for g in value:
+            opts = value[g]
+            if g not in GAMES or not isinstance(opts, dict):
+                fixed.append(_printable(g) + " rules")
+                continue
+            shaped = {}
+            for k in opts:
+                if _key_ok(k) and (_is_int(opts[k]) or _word_ok(opts[k], 16)):
+                    shaped[k] = opts[k]
+                else:
+                    fixed.append(_printable(k))
+            kept, refused = check_rules(g, shaped)
+            for k in refused:  # in words when known, else as the file spells it
+                fixed.append(RULES[k][0] if k in RULES else k)
+            if kept:
+                rules[g] = kept
+        self.data["rules"] = rules
+        _forget_modules(before)
+
     def save(self, force=False):
-        """Write atomically when something changed. Returns True if written."""
+        """Write atomically when something changed. True if written. A flash that is
+        full or read-only is no error here: False, .problem says why, the values stay
+        in RAM for this session (and are written at the next save that works)."""
         if not (self.dirty or force):
             return False
         d = self.data
         obj = {}
         for key in KEYS:
             obj[key] = d[key]
-        self.storage.write_atomic(self.filename, json.dumps(obj))
+        text = json.dumps(obj)
+        writer = None
+        try:
+            writer = self.storage.atomic(self.filename)
+            writer.write(text)
+            writer.commit()
+        except OSError as e:
+            self.problem = save_problem(e)
+            if writer is not None and writer._f is not None:
+                try:  # no half-written .new left behind when it can be helped
+                    writer.abort()
+                except Exception:  # noqa: BLE001
+                    pass
+            return False
+        self.problem = None
         self.dirty = False
         return True
+
+
+def _fixed_message(fixed):
+    """'Hand limit reset' or 'Hand limit +2 reset': the first thing named, the count of
+    the rest (each is in details["fixed"])."""
+    if len(fixed) == 1:
+        return fixed[0] + " reset"
+    return "%s +%d reset" % (fixed[0], len(fixed) - 1)

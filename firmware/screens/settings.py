@@ -1,18 +1,26 @@
 """Settings: players and names, brightness, dimming, sleep, buzzer, and house rules.
 
-LEFT/RIGHT change the selected value, OK opens the rows that lead further. Every
+LEFT/RIGHT change the selected value, OK opens the rows that lead further ("..."). Every
 change is saved at once (atomically, by firmware.settings), so a power cut never
-leaves half a settings file.
+leaves half a settings file; a flash that is full or read-only says so ("flash full:
+not saved") and the change holds until the device is switched off.
+
+Every row is a label and a value in words and units, the value never cut:
+"Dim after  30 s", "Debounce  20 ms", "Tie win  0.5 ms" (the long label where the
+screen is wide enough: "Tie window  0.5 ms").
 """
 
-from core.errors import IllegalAction
-from core.games import GAMES, ORDER, game_class
+from core.games import GAMES, ORDER
 from firmware import buttons as b
+from firmware import ui
 from firmware.screen import MenuScreen, is_step
+from firmware.settings import rule_row
 from firmware.screens.textentry import TextEntryScreen
 
 TIME_STEPS = (0, 15, 30, 60, 120, 300, 600, 1800, 3600)  # seconds; 0 = never
 BRIGHTNESS_STEPS = (16, 64, 128, 192, 255)  # the panel's contrast
+# the house rules in the order a player thinks of them; others after, by name
+RULE_ORDER = ("hand_limit", "rounds", "games", "debounce_us", "tie_window_us", "slow_window_us")
 
 
 def step_in(steps, value, step):
@@ -20,13 +28,44 @@ def step_in(steps, value, step):
     i = 0
     while i < len(steps) - 1 and steps[i] < value:
         i += 1
+    if steps[i] != value and step > 0:
+        step -= 1  # between two steps: up goes to the upper one
     return steps[max(0, min(len(steps) - 1, i + step))]
 
 
 def seconds(s):
+    """A time in words: 'never', '30 s', '2 min', '1 h'."""
     if not s:
         return "never"
-    return "%ds" % s if s < 60 else "%dm" % (s // 60)
+    if s % 3600 == 0:
+        return "%d h" % (s // 3600)
+    if s % 60 == 0:
+        return "%d min" % (s // 60)
+    return "%d s" % s
+
+
+def width():
+    """Characters in a menu row (the menu puts its cursor mark in front)."""
+    return ui.COLS - 1
+
+
+def row(label, value, short=None):
+    """`label` left, `value` right, in one menu row; the short label when the long one
+    does not fit, the value never cut."""
+    w = width()
+    if len(label) + 1 + len(value) > w and short is not None:
+        label = short
+    room = w - len(value) - 1
+    if len(label) > room:
+        label = label[:max(0, room)]
+    return label + " " * (w - len(label) - len(value)) + value
+
+
+def saved(app):
+    """Say so when the last change could not be saved (the flash full or read-only)."""
+    problem = app.settings.problem
+    if problem:
+        app.toast(problem)
 
 
 class SettingsScreen(MenuScreen):
@@ -35,20 +74,18 @@ class SettingsScreen(MenuScreen):
     def enter(self):
         s = self.app.settings
         rows = [
-            ("Players    %d" % s.get("players"), self._players),
-            ("Names...", None),
-            ("Bright     %d%%" % (s.get("brightness") * 100 // 255), self._brightness),
-            ("Dim after %s" % seconds(s.get("dim_s")), self._dim),
-            ("Sleep     %s" % seconds(s.get("sleep_s")), self._sleep),
-            ("Buzzer     %s" % ("on" if s.get("buzzer") else "off"), self._buzzer),
+            (row("Players", "%d" % s.get("players")), self._players, _nothing),
+            ("Names...", None, self._names),
+            (row("Brightness", "%d%%" % (s.get("brightness") * 100 // 255), "Bright"),
+             self._brightness, _nothing),
+            (row("Dim after", seconds(s.get("dim_s")), "Dim"), self._dim, _nothing),
+            (row("Sleep after", seconds(s.get("sleep_s")), "Sleep"), self._sleep, _nothing),
+            (row("Buzzer", "on" if s.get("buzzer") else "off"), self._buzzer, _nothing),
         ]
-        opens = [None, self._names, None, None, None, None]
-        for name in ORDER:
-            if game_options(name):
-                rows.append(("Rules " + GAMES[name][2], None))
-                opens.append(self._rules(name))
+        if any(game_options(name) for name in ORDER):
+            rows.append(("House rules...", None, self._rules))
         self.changers = [r[1] for r in rows]
-        self.set_entries([(rows[i][0], opens[i] or _nothing) for i in range(len(rows))])
+        self.set_entries([(r[0], r[2]) for r in rows])
 
     def on_button(self, kind, button):
         if button in (b.LEFT, b.RIGHT) and is_step(kind):
@@ -56,6 +93,7 @@ class SettingsScreen(MenuScreen):
             if change is not None:
                 change(-1 if button == b.LEFT else 1)
                 self.app.settings.save()
+                saved(self.app)
                 self.enter()
             return
         MenuScreen.on_button(self, kind, button)
@@ -85,8 +123,8 @@ class SettingsScreen(MenuScreen):
     def _names(self):
         self.app.push(NamesScreen(self.app))
 
-    def _rules(self, name):
-        return lambda: self.app.push(RulesScreen(self.app, name))
+    def _rules(self):
+        self.app.push(HouseRulesScreen(self.app))
 
 
 def _nothing():
@@ -94,10 +132,18 @@ def _nothing():
 
 
 def game_options(name):
+    """The numeric options a game offers (those the arrows can change)."""
+    from core.errors import IllegalAction
+    from core.games import game_class
     try:
-        return game_class(name).OPTIONS
+        options = game_class(name).OPTIONS
     except IllegalAction:  # a game left out of this build has no rules to set
         return {}
+    out = {}
+    for k in options:
+        if isinstance(options[k], int) and not isinstance(options[k], bool):
+            out[k] = options[k]
+    return out
 
 
 class NamesScreen(MenuScreen):
@@ -108,29 +154,52 @@ class NamesScreen(MenuScreen):
         self.set_entries([("P%d  %s" % (p, s.name(p)), self._edit(p)) for p in range(1, 9)])
 
     def _edit(self, p):
+        app = self.app
+
         def done(text):
-            self.app.settings.set_name(p, text)
-            self.app.settings.save()
+            app.settings.set_name(p, text)
+            app.settings.save()
+            saved(app)
 
         def edit():
-            self.app.push(TextEntryScreen(self.app, "Name of P%d" % p, self.app.settings.name(p),
-                                          done, length=6))
+            name = app.settings.name(p)
+            if name == "P%d" % p:
+                name = ""  # the seat is no name to edit: start blank
+            app.push(TextEntryScreen(app, "P%d" % p, name, done, length=6))
         return edit
 
 
+class HouseRulesScreen(MenuScreen):
+    """The games that have house rules; OK opens one."""
+
+    title = "House rules"
+
+    def enter(self):
+        self.set_entries([(GAMES[name][2], self._open(name)) for name in ORDER
+                          if game_options(name)])
+
+    def _open(self, name):
+        return lambda: self.app.push(RulesScreen(self.app, name))
+
+
 class RulesScreen(MenuScreen):
-    """A game's house rules (the options its rule spec allows). LEFT/RIGHT change the
-    selected one; the game itself refuses a value it does not accept."""
+    """A game's house rules (the options its rule spec allows), in words and units.
+    LEFT/RIGHT step the selected one along its ladder; the game itself refuses a value
+    it does not accept, and the rule stays where it was."""
 
     def __init__(self, app, name):
-        MenuScreen.__init__(self, app, title="Rules")
+        MenuScreen.__init__(self, app, title=GAMES[name][2])
         self.name = name
-        self.title = GAMES[name][2]
 
     def enter(self):
         options = self.app.settings.game_options(self.name)
-        self.keys = [k for k in sorted(options) if isinstance(options[k], int)]
-        self.set_entries([("%s %s" % (k[:10], options[k]), _nothing) for k in self.keys])
+        offered = game_options(self.name)
+        keys = [k for k in RULE_ORDER if k in offered]
+        for k in sorted(offered):
+            if k not in keys:
+                keys.append(k)
+        self.keys = keys
+        self.set_entries([(rule_row(k, options[k], width()), _nothing) for k in keys])
 
     def on_button(self, kind, button):
         if button in (b.LEFT, b.RIGHT) and is_step(kind) and self.keys:
@@ -140,14 +209,11 @@ class RulesScreen(MenuScreen):
 
     def _step(self, key, direction):
         settings = self.app.settings
-        before = settings.rules(self.name).get(key)
-        settings.step_game_option(self.name, key, direction)
-        value = settings.game_options(self.name)[key]
-        try:  # the game itself is the judge of its options
-            game_class(self.name)(game_class(self.name).MIN_PLAYERS, {key: value})
-        except IllegalAction as e:
-            settings.set_rule(self.name, key, before)
-            self.app.toast(e.reason)
+        why = settings.step_game_option(self.name, key, direction)
+        if why is not None:
+            self.app.toast(why)
             return
         settings.save()
+        saved(self.app)
         self.enter()
+

@@ -1,50 +1,108 @@
-"""Typing a short name with six buttons.
+"""Typing a short name with six buttons: a letter board.
 
-UP/DOWN change the letter under the cursor (held: they run), LEFT/RIGHT move the
-cursor, OK saves, BACK leaves without saving. A space at the end is trimmed.
+The name is shown large; under it, every character it may hold, in three rows that
+wrap both ways:
+
+    A B C D E F G H I J K L M
+    N O P Q R S T U V W X Y Z
+    0 1 2 3 4 5 6 7 8 9 - . _      (_ is a space)
+
+The arrows move over the board (held, they run: the REPEAT events), OK adds the
+character under the cursor, BACK deletes the last one (on an empty name it leaves
+without saving), a long OK saves. The cursor stays where it was, so a double letter is
+one more OK. Any letter is at most 7 moves away (13 columns and 3 rows, both wrapping):
+"ANN" is OK, DOWN, OK, OK and a long OK.
 """
 
 from firmware import buttons as b
 from firmware import ui
 from firmware.screen import Screen, is_step
 
-ALPHABET = " ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-"
+BOARD = ("ABCDEFGHIJKLM", "NOPQRSTUVWXYZ", "0123456789-. ")
+COLUMNS = 13
+CELL = 9  # pixels per cell, both ways
+SPACE_MARK = "_"
+
+
+def find(ch):
+    """(row, column) of a character on the board, or None."""
+    for r in range(len(BOARD)):
+        c = BOARD[r].find(ch)
+        if c >= 0:
+            return r, c
+    return None
 
 
 class TextEntryScreen(Screen):
-    def __init__(self, app, title, text, on_done, length=8):
+    def __init__(self, app, who, text, on_done, length=8):
         Screen.__init__(self, app)
-        self.title = title
-        self.chars = list(text.upper()[:length].ljust(length))
-        self.cursor = 0
+        self.who = who
+        self.length = length
+        self.text = "".join(ch for ch in text.upper()[:length] if find(ch) is not None)
+        self.row = 0
+        self.col = 0
         self.on_done = on_done
+
+    @property
+    def chars(self):
+        """The name typed so far (a list of characters)."""
+        return list(self.text)
+
+    def selected(self):
+        return BOARD[self.row][self.col]
 
     def on_button(self, kind, button):
         if button in (b.UP, b.DOWN) and is_step(kind):
-            ch = self.chars[self.cursor]
-            i = ALPHABET.find(ch)
-            i = (i + (1 if button == b.UP else -1)) % len(ALPHABET)
-            self.chars[self.cursor] = ALPHABET[i]
+            self.row = (self.row + (1 if button == b.DOWN else -1)) % len(BOARD)
         elif button in (b.LEFT, b.RIGHT) and is_step(kind):
-            step = -1 if button == b.LEFT else 1
-            self.cursor = (self.cursor + step) % len(self.chars)
+            self.col = (self.col + (1 if button == b.RIGHT else -1)) % COLUMNS
         elif button == b.OK and kind == b.SHORT:
-            text = "".join(self.chars).strip()
-            if text:
-                self.on_done(text)  # first, so the screen below shows the new name
+            if len(self.text) >= self.length:
+                self.app.beep(220, 150)
+                return
+            if self.text or self.selected() != " ":  # no leading space
+                self.text += self.selected()
+        elif button == b.OK and kind == b.LONG:
+            self.on_done(self.text.strip())  # first, so the screen below shows it
             self.app.pop()
             return
         elif button == b.BACK and kind == b.SHORT:
-            self.app.pop()
+            if not self.text:
+                self.app.pop()  # nothing typed: leave, nothing saved
+                return
+            self.text = self.text[:-1]
+        elif button == b.BACK:
+            Screen.on_button(self, kind, button)  # a long BACK: home, nothing saved
             return
         else:
             return
         self.app.redraw()
 
     def draw(self, fb):
-        ui.bar(fb, self.title)
-        text = "".join(self.chars)
-        x0 = (ui.W - ui.big_width(text, 2)) // 2
-        ui.big(fb, text, x0, 20, 2)
-        fb.fill_rect(x0 + self.cursor * 16, 38, 16, 2, 1)
-        fb.text("OK:save BACK:no", 0, 56)
+        wide = ui.COLS >= 20
+        ui.bar(fb, ("Name of " if wide else "Name ") + self.who, 0,
+               "BACK: del" if wide else "BACK:del")
+        text = self.text
+        slot = 14  # the mark where the next character goes
+        if len(text) < 8:
+            tw = ui.big_width(text, 2) + 3 if text else 0
+            x0 = (ui.W - tw - slot) // 2
+            ui.big(fb, text, x0, 9, 2)
+        else:
+            tw = len(text) * ui.CHAR + 2
+            x0 = (ui.W - tw - slot) // 2
+            ui.text(fb, text, x0, 14, 1)
+        if len(text) < self.length:
+            fb.fill_rect(x0 + tw, 24, slot, 2, 1)
+        left = (ui.W - COLUMNS * CELL) // 2
+        inset = (CELL - ui.CHAR + 1) // 2
+        for r in range(len(BOARD)):
+            y = 28 + r * CELL
+            for c in range(COLUMNS):
+                ch = BOARD[r][c]
+                x = left + c * CELL
+                on = r == self.row and c == self.col
+                if on:
+                    fb.fill_rect(x, y, CELL, CELL, 1)
+                ui.text(fb, SPACE_MARK if ch == " " else ch, x + inset, y + 1, 0 if on else 1)
+        ui.text(fb, "OK add  hold OK: save" if wide else "OK:add hold:save", 0, 56)
