@@ -1,11 +1,12 @@
 """Settings: defaults, clamping, atomic save, damaged files kept aside."""
 
+import errno
 import json
 
 import pytest
 
 from firmware.settings import Settings, defaults
-from firmware.storage import Storage
+from firmware.storage import OsFS, Storage
 from host_sim.flakyfs import FlakyFS, PowerCut
 
 
@@ -77,22 +78,23 @@ def test_corrupt_file_is_kept_aside(st, tmp_path):
     for junk in (b"{not json", b"\xff\xfe\x00", b"[1, 2]", b""):
         (tmp_path / "settings.json").write_bytes(junk)
         s = Settings(st)
-        assert s.report == "Settings reset"
+        assert s.report == "Settings file damaged: reset"
         assert s.data == defaults()
-        assert not st.exists("settings.json")
         assert st.read_bytes(s.details["aside"]) == junk
+        assert Settings(st).report is None  # the defaults were written: said once
     assert st.exists("settings.bad4")
 
 
-def test_bad_values_are_fixed_not_fatal(st, tmp_path):
+def test_bad_values_go_back_to_their_default_and_are_named(st, tmp_path):
     bad = {"players": 99, "brightness": "max", "names": ["Al", 5, "", "Di\u00e9"],
            "buzzer": "loud", "rules": {"stress": {"tie_window_us": 5000, "x y": 1}, "poker": {}},
            "unknown": 1}
     (tmp_path / "settings.json").write_text(json.dumps(bad))
     s = Settings(st)
-    assert s.report == "Settings fixed"
-    assert set(s.details["fixed"]) == {"players", "brightness", "names", "buzzer", "rules"}
-    assert s.get("players") == 8 and s.get("brightness") == 128 and s.get("buzzer") is True
+    assert set(s.details["fixed"]) == {"unknown", "Players", "Brightness", "Name P2", "Name P4",
+                                       "Buzzer", "x y", "poker rules"}
+    assert s.report == s.details["fixed"][0] + " +7 reset"
+    assert s.get("players") == 2 and s.get("brightness") == 128 and s.get("buzzer") is True
     assert s.get("names")[:4] == ["Al", "P2", "P3", "Di"]
     assert s.get("rules") == {"stress": {"tie_window_us": 5000}}
     assert Settings(st).report is None  # the repaired values were written back
@@ -113,21 +115,222 @@ def test_game_options_and_steps(st):
     s = Settings(st)
     opts = s.game_options("stress")
     assert opts["tie_window_us"] == 500 and opts["debounce_us"] == 20000
-    assert s.step_game_option("stress", "tie_window_us", 1)
-    assert s.game_options("stress")["tie_window_us"] == 1000
-    assert s.step_game_option("stress", "tie_window_us", -1)
+    assert s.step_game_option("stress", "tie_window_us", 1) is None  # moved
+    assert s.game_options("stress")["tie_window_us"] == 600  # 0.1 ms steps
+    assert s.step_game_option("stress", "tie_window_us", -1) is None
     assert s.rules("stress") == {}  # back at the default: nothing stored
     s.step_game_option("stress", "games", 1)
     assert s.game_options("stress")["games"] == 3
     s.step_game_option("stack31", "hand_limit", -1)
     assert s.game_options("stack31")["hand_limit"] == 5
-    assert not s.step_game_option("stackdeck", "colours", 1)  # a word: no steps
-    s.set_rule("stress", "tie_window_us", 700)  # between steps: snaps
+    assert s.step_game_option("stackdeck", "colours", 1) == "Colours: no steps"  # a word
+    s.set_rule("stress", "tie_window_us", 750)  # between steps: snaps to the grid
     s.step_game_option("stress", "tie_window_us", 1)
-    assert s.rule("stress", "tie_window_us") == 1000
-    s.set_rule("stress", "tie_window_us", 700)
+    assert s.rule("stress", "tie_window_us") == 800
+    s.set_rule("stress", "tie_window_us", 750)
     s.step_game_option("stress", "tie_window_us", -1)
-    assert s.rules("stress") == {"games": 3}  # tie window back at its default 500
+    assert s.rule("stress", "tie_window_us") == 700
+
+
+def test_steps_follow_a_ladder_and_stop_where_the_game_says(st):
+    s = Settings(st, autosave=False)
+    seen = []
+    for _ in range(8):
+        assert s.step_game_option("stress", "debounce_us", -1) is None
+        seen.append(s.game_options("stress")["debounce_us"])
+    assert seen == [15000, 10000, 9000, 8000, 7000, 6000, 5000, 4000]  # 5 ms, then 1 ms
+    while s.step_game_option("stress", "debounce_us", -1) is None:
+        pass
+    assert s.rule("stress", "debounce_us") == 0
+    assert s.step_game_option("stress", "debounce_us", -1) == "Debounce: lowest"
+    for _ in range(12):
+        s.step_game_option("stack31", "hand_limit", 1)
+    assert s.rule("stack31", "hand_limit") == 13  # the game's own limit (1 to 13)
+    assert s.step_game_option("stack31", "hand_limit", 1) == "Hand limit: highest"
+    for _ in range(5):
+        s.step_game_option("stress", "slow_window_us", 1)
+    assert s.rule("stress", "slow_window_us") == 1500000  # 0.1 s steps
+    assert s.step_game_option("stress", "games", -1) is None  # 2 -> 1
+    assert s.step_game_option("stress", "games", -1) == "Games to win: lowest"
+    assert s.rule("stress", "games") == 1
+
+
+def test_house_rules_in_words_and_units():
+    from firmware.settings import rule_row, rule_text
+    assert rule_text("debounce_us", 20000) == "20 ms"
+    assert rule_text("tie_window_us", 500) == "0.5 ms"
+    assert rule_text("tie_window_us", 50) == "0.05 ms"
+    assert rule_text("slow_window_us", 1000000) == "1 s"
+    assert rule_text("slow_window_us", 1250000) == "1.25 s"
+    assert rule_text("games", 2) == "2"
+    assert rule_row("debounce_us", 20000, 20) == "Debounce       20 ms"
+    assert rule_row("tie_window_us", 500, 20) == "Tie window    0.5 ms"
+    assert rule_row("tie_window_us", 500, 15) == "Tie win  0.5 ms"  # the short label
+    assert rule_row("games", 2, 20) == "Games to win       2"
+    assert rule_row("hand_limit", 6, 20) == "Hand limit         6"
+    # the value is never cut, whatever the game accepts; the label gives way
+    for key, value in (("debounce_us", 1 << 26), ("tie_window_us", 12345), ("rounds", 99)):
+        for width in (15, 20):
+            row = rule_row(key, value, width)
+            assert len(row) == width and row.endswith(" " + rule_text(key, value))
+
+
+# --- Settings that heal ----------------------------------------------------------
+
+def write(tmp_path, obj):
+    (tmp_path / "settings.json").write_text(json.dumps(obj))
+
+
+@pytest.mark.parametrize("rules, named", [
+    ({"stack31": {"hand_liiit": 7}}, "hand_liiit"),      # unknown to the game
+    ({"stack31": {"hand_limit": 99}}, "Hand limit"),     # out of the game's range
+    ({"stack31": {"hand_limit": "six"}}, "Hand limit"),  # wrong type
+    ({"stress": {"games": 0}}, "Games to win"),
+    ({"stress": {"slow_window_us": 0}}, "Slow window"),
+    ({"stackdeck": {"colours": "RRGBP"}}, "Colours"),    # the game's own check
+    ({"stackdeck": {"rounds": 1000}}, "Rounds"),
+])
+def test_a_bad_house_rule_goes_back_to_its_default_named_once(st, tmp_path, rules, named):
+    good = {"players": 3, "names": ["Ann", "Bo"], "brightness": 64, "dim_s": 60,
+            "sleep_s": 300, "buzzer": False,
+            "rules": {"stress": {"tie_window_us": 800}, "stackdeck": {"rounds": 4}}}
+    obj = json.loads(json.dumps(good))
+    for game in rules:
+        obj["rules"].setdefault(game, {}).update(rules[game])
+    write(tmp_path, obj)
+    s = Settings(st)
+    assert s.report == named + " reset"
+    assert s.details["fixed"] == [named]
+    # nothing that was valid is lost
+    for key in ("players", "brightness", "dim_s", "sleep_s", "buzzer"):
+        assert s.get(key) == good[key]
+    assert s.name(1) == "Ann" and s.name(2) == "Bo" and s.name(3) == "P3"
+    for game in good["rules"]:
+        for k, v in good["rules"][game].items():
+            if k not in rules.get(game, {}):
+                assert s.rule(game, k) == v
+    # every game starts with what is left
+    from core.games import new_game
+    for game in ("stack31", "stackdeck", "stress"):
+        new_game(game, 2, s.rules(game))
+    again = Settings(st)
+    assert again.report is None and again.data == s.data  # written back: said once
+
+
+def test_every_damaged_rule_is_named_in_details(st, tmp_path):
+    write(tmp_path, {"rules": {"stack31": {"hand_liiit": 7, "hand_limit": 99},
+                               "stress": {"games": 3, "debounce_us": -5}}})
+    s = Settings(st)
+    assert sorted(s.details["fixed"]) == ["Debounce", "Hand limit", "hand_liiit"]
+    assert s.report.endswith(" +2 reset")
+    assert s.rules("stress") == {"games": 3}
+    assert s.rules("stack31") == {}
+
+
+def test_a_rule_equal_to_the_default_is_no_rule(st, tmp_path):
+    write(tmp_path, {"rules": {"stack31": {"hand_limit": 6}, "stress": {"games": 5}}})
+    s = Settings(st)
+    assert s.report is None
+    assert s.get("rules") == {"stress": {"games": 5}}
+
+
+def test_checking_rules_at_boot_leaves_no_game_module_behind(tmp_path):
+    """Only the game being played should take heap on the board: a game imported to
+    judge its house rules is forgotten again (checked in a fresh interpreter)."""
+    import subprocess
+    import sys
+    write(tmp_path, {"rules": {"stress": {"games": 3}, "stack31": {"hand_limit": 99}}})
+    code = ("import sys; from firmware.storage import Storage; from firmware.settings import Settings;"
+            "s = Settings(Storage(%r)); print(s.report, s.rules('stress'));"
+            "print(sorted(m for m in sys.modules if m.startswith('core.')));"
+            "from core.games import new_game; g = new_game('stress', 2, s.rules('stress'));"
+            "print(g.options['games'])" % str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "Hand limit reset {'games': 3}"
+    assert "core.stress" not in lines[1] and "core.stack31" not in lines[1]
+    assert lines[2] == "3"
+
+
+# --- A full or read-only flash ---------------------------------------------------
+
+class BrokenFlash(OsFS):
+    """The real file system, except that writing fails: errno ENOSPC (full) or EROFS."""
+
+    def __init__(self, code):
+        self.code = code
+
+    def _fail(self):
+        raise OSError(self.code, "injected")
+
+    def open(self, path, mode):
+        if "r" not in mode or "+" in mode:
+            if self.code == errno.ENOSPC:
+                return FullFile(open(path, mode), self.code)  # opens, then cannot write
+            self._fail()
+        return open(path, mode)
+
+    def rename(self, a, b):
+        self._fail()
+
+    def remove(self, path):
+        self._fail()
+
+
+class FullFile:
+    def __init__(self, f, code):
+        self.f = f
+        self.code = code
+
+    def write(self, data):
+        self.f.write(data[:3])  # what fitted
+        raise OSError(self.code, "no space")
+
+    def close(self):
+        self.f.close()
+
+
+@pytest.mark.parametrize("code, words", [(errno.ENOSPC, "flash full: not saved"),
+                                         (errno.EROFS, "flash read-only")])
+def test_saving_on_a_broken_flash_says_why_and_keeps_the_values(tmp_path, code, words):
+    Settings(Storage(str(tmp_path))).set("players", 3)
+    s = Settings(Storage(str(tmp_path), BrokenFlash(code)))
+    assert s.get("players") == 3
+    assert s.set("players", 5) is True  # autosave fails quietly
+    assert s.problem == words and s.dirty
+    assert s.get("players") == 5  # usable in RAM for this session
+    assert s.save() is False and s.problem == words
+    assert Settings(Storage(str(tmp_path))).get("players") == 3  # the file as it was
+    if code == errno.ENOSPC:  # the half-written .new: left for the next boot to drop
+        t = Settings(Storage(str(tmp_path)))
+        assert t.report is None and t.get("players") == 3
+    # space comes back: the next save writes everything
+    s.storage = Storage(str(tmp_path))
+    assert s.save() is True and s.problem is None
+    assert Settings(Storage(str(tmp_path))).get("players") == 5
+
+
+def test_a_leftover_new_file_on_a_read_only_flash_keeps_good_settings(tmp_path):
+    good = Settings(Storage(str(tmp_path)))
+    good.set("players", 4)
+    good.set_name(1, "ANN")
+    (tmp_path / "settings.json.new").write_text('{"players": 2, "bro')  # a cut save
+    s = Settings(Storage(str(tmp_path), BrokenFlash(errno.EROFS)))
+    assert s.report is None
+    assert s.get("players") == 4 and s.name(1) == "ANN"
+    assert (tmp_path / "settings.json.new").exists()  # could not be cleaned up: ignored
+    t = Settings(Storage(str(tmp_path)))  # writable again: cleaned up, nothing lost
+    assert t.get("players") == 4 and not (tmp_path / "settings.json.new").exists()
+
+
+def test_a_damaged_file_on_a_read_only_flash_gives_defaults_and_a_message(tmp_path):
+    (tmp_path / "settings.json").write_bytes(b"{garbled")
+    s = Settings(Storage(str(tmp_path), BrokenFlash(errno.EROFS)))
+    assert s.report == "Settings file damaged: reset"
+    assert s.data == defaults() and s.problem == "flash read-only"
+    assert (tmp_path / "settings.json").read_bytes() == b"{garbled"  # not touched
 
 
 def test_power_cut_during_save_keeps_old_or_new(tmp_path):

@@ -159,6 +159,7 @@ class NamesScreen(MenuScreen):
         def done(text):
             app.settings.set_name(p, text)
             app.settings.save()
+            self.enter()  # the new name in its row
             saved(app)
 
         def edit():

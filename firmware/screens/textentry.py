@@ -63,8 +63,9 @@ class TextEntryScreen(Screen):
             if self.text or self.selected() != " ":  # no leading space
                 self.text += self.selected()
         elif button == b.OK and kind == b.LONG:
-            self.on_done(self.text.strip())  # first, so the screen below shows it
+            text = self.text.strip()
             self.app.pop()
+            self.on_done(text)  # after: what it says belongs to the screen below
             return
         elif button == b.BACK and kind == b.SHORT:
             if not self.text:
