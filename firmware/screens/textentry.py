@@ -1,36 +1,29 @@
 """Typing a short name with six buttons: a letter board.
 
-The name is shown large; under it, every character it may hold, in three rows that
-wrap both ways:
+The name is shown large; under it, every character it may hold, in four rows of seven
+that wrap both ways:
 
-    A B C D E F G H I J K L M
-    N O P Q R S T U V W X Y Z
-    0 1 2 3 4 5 6 7 8 9 - . _      (_ is a space)
+    A B C D E F G
+    H I J K L M N
+    O P Q R S T U
+    V W X Y Z - _      (_ is a space)
 
 The arrows move over the board (held, they run: the REPEAT events), OK adds the
 character under the cursor, BACK deletes the last one (on an empty name it leaves
-without saving), a long OK saves. The cursor stays where it was, so a double letter is
-one more OK. Any letter is at most 7 moves away (13 columns and 3 rows, both wrapping):
-"ANN" is OK, DOWN, OK, OK and a long OK.
+without saving), a long OK saves (an empty name: the seat's own, P1). The cursor stays
+where it was, so a double letter is one more OK. Any letter is at most 5 moves away:
+"ANN" is OK, DOWN, LEFT, OK, OK and a long OK.
 """
 
 from firmware import buttons as b
 from firmware import ui
 from firmware.screen import Screen, is_step
 
-BOARD = ("ABCDEFGHIJKLM", "NOPQRSTUVWXYZ", "0123456789-. ")
-COLUMNS = 13
-CELL = 9  # pixels per cell, both ways
+BOARD = ("ABCDEFG", "HIJKLMN", "OPQRSTU", "VWXYZ- ")
+COLUMNS = 7
+CELL_W = 16  # pixels per cell
+CELL_H = 9
 SPACE_MARK = "_"
-
-
-def find(ch):
-    """(row, column) of a character on the board, or None."""
-    for r in range(len(BOARD)):
-        c = BOARD[r].find(ch)
-        if c >= 0:
-            return r, c
-    return None
 
 
 class TextEntryScreen(Screen):
@@ -38,7 +31,7 @@ class TextEntryScreen(Screen):
         Screen.__init__(self, app)
         self.who = who
         self.length = length
-        self.text = "".join(ch for ch in text.upper()[:length] if find(ch) is not None)
+        self.text = text.upper()[:length]
         self.row = 0
         self.col = 0
         self.on_done = on_done
@@ -80,9 +73,7 @@ class TextEntryScreen(Screen):
         self.app.redraw()
 
     def draw(self, fb):
-        wide = ui.COLS >= 20
-        ui.bar(fb, ("Name of " if wide else "Name ") + self.who, 0,
-               "BACK: del" if wide else "BACK:del")
+        ui.bar(fb, "Name " + self.who, 0, "hold OK: save" if ui.COLS >= 20 else "hold OK")
         text = self.text
         slot = 14  # the mark where the next character goes
         if len(text) < 8:
@@ -94,16 +85,15 @@ class TextEntryScreen(Screen):
             x0 = (ui.W - tw - slot) // 2
             ui.text(fb, text, x0, 14, 1)
         if len(text) < self.length:
-            fb.fill_rect(x0 + tw, 24, slot, 2, 1)
-        left = (ui.W - COLUMNS * CELL) // 2
-        inset = (CELL - ui.CHAR + 1) // 2
+            fb.hline(x0 + tw, 25, slot, 1)
+        left = (ui.W - COLUMNS * CELL_W) // 2
+        inset = (CELL_W - ui.CHAR + 1) // 2
         for r in range(len(BOARD)):
-            y = 28 + r * CELL
+            y = ui.H - (len(BOARD) - r) * CELL_H
             for c in range(COLUMNS):
                 ch = BOARD[r][c]
-                x = left + c * CELL
+                x = left + c * CELL_W
                 on = r == self.row and c == self.col
                 if on:
-                    fb.fill_rect(x, y, CELL, CELL, 1)
+                    fb.fill_rect(x, y, CELL_W, CELL_H, 1)
                 ui.text(fb, SPACE_MARK if ch == " " else ch, x + inset, y + 1, 0 if on else 1)
-        ui.text(fb, "OK add  hold OK: save" if wide else "OK:add hold:save", 0, 56)
