@@ -99,7 +99,7 @@ def test_a_change_on_a_broken_flash_is_a_message_not_the_error_screen(tmp_path, 
     dev.press("UP")
     choose(dev, "Names")
     choose(dev, "P1 ")
-    dev.presses("OK", "DOWN", "OK")
+    dev.presses("OK", "DOWN", "LEFT", "OK")
     dev.long("OK")
     assert dev.app.settings.name(1) == "AN" and dev.app.toast_text() == words
     assert row(dev) == "P1  AN"
