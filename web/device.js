@@ -142,7 +142,9 @@ export async function startDevice(opts) {
 
   let timer = null, stopped = false, turns = 0;
   function afterTurn() {
-    if (dirty) syncFlash();
+    if (dirty) {
+      try { syncFlash(); } catch (e) { log("flash not saved in the browser's storage: " + (e.message || e)); }
+    }
     if (panel.changed) onFrame(panel);
   }
   function turn() {
@@ -151,7 +153,12 @@ export async function startDevice(opts) {
       wd.step();
       turns++;
     } catch (e) {
-      if (!resetAsked) { log("device stopped: " + (e.message || e)); stopped = true; throw e; }
+      if (!resetAsked) {
+        log("device stopped: " + (e.message || e));
+        stopped = true;
+        if (opts.onError) { opts.onError(e); return; }
+        throw e;
+      }
     }
     afterTurn();
     if (resetAsked) { stopped = true; onReset(); }

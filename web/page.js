@@ -258,6 +258,7 @@ async function main() {
     onTone: tone,
     onFlash: showJournal,
     onReset: () => location.reload(),
+    onError: fail,
     onStarting: () => { figures.files_ms = Math.round(performance.now()); },
     log: (line) => console.log("device: " + line),
   });
