@@ -252,8 +252,9 @@ def test_a_stress_call_by_the_call_button(page, sim):
     page.matches(sim, "stress-match")
     page.key(Keys.ENTER)  # the 3-2-1 countdown to the flip
     sim.dev.press("OK")
-    time.sleep(3.5)
     sim.dev.step(3500)
+    time.sleep(3.0)
+    page.matches(sim, "stress-flip")  # after the flip (waits for a slow page)
     page.click("BACK")  # no centre cards entered
     sim.dev.press("BACK")
     page.click("CALL1")  # P1 calls
