@@ -104,13 +104,12 @@ def test_garbage_settings_fall_back_to_defaults(tmp_path):
 
 
 def test_settings_change_with_the_arrows_and_survive_a_restart(tmp_path):
+    from tests.test_fw_settings import choose
     dev = new_device(tmp_path)
-    while not dev.shows(">Settings"):
-        dev.press("DOWN")
-    dev.press("OK")
-    assert dev.shows("Players    2")
+    choose(dev, "Settings")
+    assert dev.shows("Players") and dev.app.settings.get("players") == 2
     dev.press("RIGHT")
-    assert dev.shows("Players    3")
+    assert dev.app.screen.entries[0][0].split() == ["Players", "3"]
     dev.press("DOWN")
     dev.press("DOWN")  # brightness
     dev.press("LEFT")
@@ -121,22 +120,16 @@ def test_settings_change_with_the_arrows_and_survive_a_restart(tmp_path):
 
 
 def test_a_name_typed_with_the_buttons(tmp_path):
+    from tests.test_fw_settings import choose
     dev = new_device(tmp_path)
-    while not dev.shows(">Settings"):
-        dev.press("DOWN")
+    choose(dev, "Settings")
+    choose(dev, "Names")
+    choose(dev, "P1 ")
+    assert dev.shows("Name P1")
+    dev.press("OK")  # A: the letter board opens on it
+    dev.presses("DOWN", "RIGHT", "RIGHT", "RIGHT", "RIGHT")  # L
     dev.press("OK")
-    dev.press("DOWN")  # Names...
-    dev.press("OK")
-    dev.press("OK")  # P1
-    assert dev.shows("Name of P1")
-    # "P1    " -> "A1": UP from P reaches Q...; instead walk the first letter down to A
-    for _ in range(15):
-        dev.press("DOWN")
-    assert dev.app.screen.chars[0] == "A"
-    dev.press("RIGHT")
-    for _ in range(16):
-        dev.press("DOWN")  # '1' -> 'L': down through '0' and Z..L
-    dev.press("OK")
+    dev.long("OK")  # saves
     assert dev.app.settings.name(1) == "AL"
     assert dev.shows("P1  AL")
 

@@ -24,32 +24,35 @@ def choose(dev, prefix):
 
 
 def set_rounds(dev, rounds):
-    """Home -> Settings -> Rules Stack the Deck -> rounds, LEFT/RIGHT -> back home."""
+    """Home -> Settings -> House rules -> Stack the Deck -> Rounds, LEFT/RIGHT -> home."""
     choose(dev, "Settings")
-    choose(dev, "Rules Stack the Deck")
-    choose(dev, "rounds")
+    choose(dev, "House rules")
+    choose(dev, "Stack the Deck")
+    choose(dev, "Rounds")
     screen = dev.app.screen
     while int(screen.entries[screen.menu.index][0].split()[-1]) > rounds:
         dev.press("LEFT")
-    assert dev.shows("rounds %d" % rounds)
-    dev.presses("BACK", "BACK")
+    assert screen.entries[screen.menu.index][0].split() == ["Rounds", str(rounds)]
+    dev.long("BACK")
     assert dev.shows("Card companion")
 
 
 def set_name(dev, p, text):
-    """Home -> Settings -> Names -> Pp: the letters typed with UP, cursor RIGHT, OK."""
-    from firmware.screens.textentry import ALPHABET
+    """Home -> Settings -> Names -> Pp: each letter on the letter board, a long OK."""
+    from firmware.screens.textentry import BOARD
     choose(dev, "Settings")
     choose(dev, "Names")
     choose(dev, "P%d " % p)
     screen = dev.app.screen
-    for i, ch in enumerate(text):
-        while screen.chars[i] != ch:
-            dev.press("UP")
-        dev.press("RIGHT")
-    assert ALPHABET  # the typed letters come from the entry's alphabet
-    dev.press("OK")
-    dev.presses("BACK", "BACK")
+    for ch in text:
+        row = [i for i in range(len(BOARD)) if ch in BOARD[i]][0]
+        while screen.row != row:
+            dev.press("DOWN")
+        while screen.selected() != ch:
+            dev.press("RIGHT")
+        dev.press("OK")
+    dev.long("OK")
+    dev.long("BACK")
     assert dev.shows("Card companion")
 
 
