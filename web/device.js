@@ -9,7 +9,8 @@
 //   dev.stop()                              // stop the loop (before a restart)
 //
 // The bundle (made by tools/web from the checkout) holds the device files
-// (core/, firmware/, boot.py, main.py) and the browser layer's Python files. The device
+// (core/ and firmware/ as .mpy in base64, or as source; boot.py, main.py) and the
+// browser layer's Python files. The device
 // files go to /flash, the board's flash; the flash's own files (the journal, the
 // settings) come from `storage` (localStorage in the page) and go back to it after every
 // loop turn that wrote something, so a game survives a reload.
@@ -86,12 +87,14 @@ export async function startDevice(opts) {
   for (const [name, text] of Object.entries(bundle.web)) FS.writeFile(LAYER + "/" + name, text);
   mkdirs(FS, FLASH);
   const shipped = new Set();
-  for (const [path, text] of Object.entries(bundle.device)) {
+  const put = (path, data) => {
     const full = FLASH + "/" + path;
     mkdirs(FS, full.slice(0, full.lastIndexOf("/")));
-    FS.writeFile(full, text);
+    FS.writeFile(full, data);
     shipped.add(path);
-  }
+  };
+  for (const [path, text] of Object.entries(bundle.device)) put(path, text);
+  for (const [path, b64] of Object.entries(bundle.device_b64 || {})) put(path, latin1ToBytes(atob(b64)));
   const kept = new Map(); // name -> latin1 content as last stored
   for (const name of flash.names()) {
     if (shipped.has(name)) continue; // a device file: the shipped one wins (as a deploy)
