@@ -185,6 +185,8 @@ def test_home_screen_is_the_simulators(page, sim):
     sim.settle()
     page.matches(sim, "home")
     assert page.canvas().size == (512, 256)  # the simulator's PNG: 4x, 128x64
+    errors = [e["message"] for e in page.d.get_log("browser") if e["level"] == "SEVERE"]
+    assert not errors, errors  # no script error, no missing file
 
 
 def test_a_stack31_turn_by_clicks_and_keys_then_a_reload_resumes_it(page, sim):
