@@ -30,16 +30,17 @@ def choose_action(dev, label):
     raise AssertionError("no action " + label)
 
 
-def pick_card(dev, name):
-    """In the card picker: UP/DOWN to the rank, LEFT/RIGHT to the suit, OK."""
+def pick_card(dev, name, ok=True):
+    """In the card picker: the fewest arrow presses to the card (the picker skips
+    cards that cannot be taken), then OK."""
     from core import cards
-    target = cards.parse(name)
-    screen = dev.app.screen
-    while screen.rank != cards.rank(target):
-        dev.press("UP")
-    while screen.suit != cards.suit(target):
-        dev.press("RIGHT")
-    dev.press("OK")
+    from host_sim.planner import picker_route
+    route = picker_route(dev.app.screen, cards.parse(name))
+    assert route is not None, "the picker cannot reach " + name
+    dev.presses(*route)
+    if ok:
+        dev.press("OK")
+    return len(route)
 
 
 def draw(dev):

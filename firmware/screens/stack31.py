@@ -3,8 +3,12 @@
 Main view: the four suit piles as columns (value in large digits, owner under it, a
 conquered pile drawn inverted), the player to move and the deck in the title bar, the
 hand counts, and the action line. LEFT/RIGHT choose the action, OK takes it: Draw and
-Discard down in one press, Play and Discard up through the card picker. BACK undoes
-the last action; a long BACK goes home (the game stays saved).
+Discard down in one press, Play and Discard up through the card picker. UP or DOWN
+open the picker for a play straight away: UP on the likeliest card (one that takes
+a pile to 31: the number that makes 31 exactly, else a king), DOWN on a low card of
+the opposite suit, so any card is a few presses away. The picker only stands on
+cards that can be played (or, to discard face up, that were never shown). BACK
+undoes the last action; a long BACK goes home (the game stays saved).
 """
 
 from core import cards
@@ -50,6 +54,8 @@ class Stack31Screen(Screen):
         if button in (b.LEFT, b.RIGHT) and is_step(kind) and not self.game.over:
             self.choice = (self.choice + (1 if button == b.RIGHT else -1)) % len(ACTIONS)
             self.app.redraw()
+        elif button in (b.UP, b.DOWN) and kind == b.PRESS and not self.game.over:
+            self._open_play(button == b.UP)
         elif button == b.OK and kind == b.SHORT:
             if self.game.over:
                 self._finish()
@@ -62,11 +68,14 @@ class Stack31Screen(Screen):
 
     def _take(self, verb):
         if verb == PLAY:
-            self.app.push(CardPickerScreen(self.app, "Play a card", self._play, self._play_preview))
+            self._open_play(True)
         elif verb == DISCARD_UP:
+            if self._hand_refused(DISCARD_UP):
+                return
             self.app.push(CardPickerScreen(self.app, "Discard face up",
                                            lambda c: self._push((None, DISCARD_UP, c)),
-                                           self._shown_preview))
+                                           self._shown_preview, self._unseen,
+                                           self.discard_start(), True))
         elif verb == DQ:
             from firmware.screens.confirm import ConfirmScreen
             p = self.game.to_move + 1
@@ -75,12 +84,103 @@ class Stack31Screen(Screen):
         else:
             self._push((None, verb))
 
+    def _open_play(self, high):
+        if self._hand_refused(PLAY):
+            return
+        starts = self.play_starts()
+        if starts is None:
+            self.app.refuse("no card can be played")
+            return
+        self.app.push(CardPickerScreen(self.app, "Play a card", self._play, self._play_preview,
+                                       self.playable, starts[0 if high else 1], True))
+
+    def _hand_refused(self, verb):
+        """With an empty hand a card entry is refused at once (the rules' reason)."""
+        if self.game.hands[self.game.to_move]:
+            return False
+        self._push((None, verb, cards.make(cards.QUEEN, 0)))
+        return True
+
     def _play(self, card):
-        self._push((None, PLAY, card))
+        return self._push((None, PLAY, card))
 
     def _push(self, action):
         if self.app.submit(self.session, action):
             self._suggest()
+            return True
+        return False
+
+    # Where the picker opens ----------------------------------------------------
+
+    def playable(self, card):
+        g = self.game
+        if card in g.seen:
+            return False
+        try:
+            pile_after(g.values[cards.suit(card)], card)
+        except IllegalAction:
+            return False
+        return True
+
+    def _unseen(self, card):
+        return card not in self.game.seen
+
+    def play_starts(self):
+        """(high, low): where the picker opens for a play from UP (and OK on Play) and
+        from DOWN. High: a card that takes a pile to 31 (a number making 31 exactly,
+        else the king of the lowest pile below 31), else near a 10. Low: near a 5 on
+        the opposite suit. None when no card can be played."""
+        g = self.game
+        exact = None
+        king = None
+        for s in range(4):
+            value = g.values[s]
+            if value == 31:
+                continue
+            need = 31 - value
+            if need <= 10 and exact is None and self.playable(cards.make(need, s)):
+                exact = cards.make(need, s)
+            k = cards.make(cards.KING, s)
+            if k not in g.seen and (king is None or value < g.values[cards.suit(king)]):
+                king = k
+        high = exact if exact is not None else king
+        if high is None:
+            high = self._nearest_playable(10, 0)
+            if high is None:
+                return None
+        low = self._nearest_playable(5, (cards.suit(high) + 2) % 4)
+        return high, low
+
+    def _nearest_playable(self, rank, suit):
+        for ds in (0, 1, 3, 2):
+            s = (suit + ds) % 4
+            for off in range(7):
+                for r in ((rank - 1 + off) % 13 + 1, (rank - 1 - off) % 13 + 1):
+                    if self.playable(cards.make(r, s)):
+                        return cards.make(r, s)
+        return None
+
+    def discard_start(self):
+        """Discard face up: most likely a card that cannot be played (it would take
+        its pile past 31), the highest such on the highest pile; else the play start."""
+        g = self.game
+        best = None
+        for s in range(4):
+            for r in range(10, 0, -1):
+                c = cards.make(r, s)
+                if c not in g.seen and not self.playable(c):
+                    if best is None or g.values[s] > g.values[cards.suit(best)]:
+                        best = c
+                    break
+        if best is not None:
+            return best
+        starts = self.play_starts()
+        if starts is not None:
+            return starts[0]
+        for c in range(cards.DECK_SIZE):
+            if c not in g.seen:
+                return c
+        return 0
 
     def _undo(self):
         if self.app.undo_last(self.session) is not None:
@@ -113,7 +213,10 @@ class Stack31Screen(Screen):
         for s in range(4):
             self._draw_pile(fb, s, s * 32)
         hands = " ".join(str(h) if g.active[i] else "-" for i, h in enumerate(g.hands))
-        fb.text(("hand " + hands) if len(hands) <= 11 else hands, 0, 46)
+        hands = ("hand " + hands) if len(hands) <= 11 else hands
+        ui.text(fb, hands, 0, 46)
+        if len(hands) + 7 <= ui.COLS:  # where there is room: UP/DOWN pick a card
+            ui.right(fb, "^v card", 46)
         label = LABELS[self.choice]
         fb.fill_rect(0, 55, ui.W, 9, 1)
         ui.center(fb, "<" + label + ">", 56, 0)
@@ -146,4 +249,4 @@ class Stack31Screen(Screen):
             ui.center(fb, "No winner", 20)
         won = g.piles_won()
         ui.center(fb, "piles " + " ".join(str(w) for w in won)[:10], 42)
-        fb.text("OK:home BK:undo", 0, 56)
+        ui.text(fb, "OK:home BK:undo", 0, 56)
