@@ -97,15 +97,25 @@ class App:
         self.beep(220, 150)
 
     def submit(self, session, action, beep=True):
-        """Apply an entry to the game in play; a refusal is shown. True when taken."""
+        """Apply an entry to the game in play; a refusal is shown. True when taken.
+        Draw first, then write: the new frame goes to the panel before the journal's
+        flash write (which may erase a block); when the flash refuses, the entry is
+        taken back and the refusal shown."""
         from core.errors import IllegalAction
         try:
-            session.push(action)
+            session.push(action, defer=True)
         except IllegalAction as e:
             self.refuse(e.reason)
             return False
         if beep:
             self.beep()
+        if not self._asleep:
+            self.render()
+        try:
+            session.flush()
+        except IllegalAction as e:
+            self.refuse(e.reason)
+            return False
         self.redraw()
         return True
 
@@ -133,21 +143,58 @@ class App:
     # Start and restart ---------------------------------------------------------
 
     def start(self):
-        """Home screen, then straight back into the saved game if there is one."""
+        """Home screen, then straight back into the saved game if there is one.
+
+        Never raises: whatever fails while the saved game is loaded (a MemoryError in a
+        long resume too) ends on the home screen with a message saying so; the journal
+        is moved aside (game.badN), never deleted, and a new game can start."""
+        import gc
         from firmware.screens.home import HomeScreen
-        from firmware.screens import game_screen
         from firmware.session import Session
 
         self.screens = []
-        self.push(HomeScreen(self))
-        self.session, report = Session.resume(self.journal)
-        report = report or self.report
+        self.session = None  # home must not offer a game that is not loaded
+        report = None
+        gc.collect()
+        try:
+            session, report = Session.resume(self.journal)
+        except Exception as e:  # noqa: BLE001 - never a dead board
+            session = None
+            report = self._set_aside(e)
+        gc.collect()
+        if session is not None:
+            try:
+                from firmware.screens import game_screen
+                screen = game_screen(self, session)
+            except Exception as e:  # noqa: BLE001
+                session = None
+                report = self._set_aside(e)
+        self.session = session
+        self.push(HomeScreen(self))  # after the resume: it offers only a loaded game
+        if session is not None:
+            self.push(screen)
+        if self.report:
+            report = (report + " / " + self.report) if report else self.report
         self.report = None
-        if self.session is not None:
-            self.push(game_screen(self, self.session))
         if report:  # after the push: a toast belongs to the screen it shows on
-            self.toast(report, 4000)
+            self.toast(report, 6000)
         self.apply_display_settings()
+
+    def _set_aside(self, error):
+        """The saved game could not be loaded: log why, keep the journal aside, and
+        return the words for the screen."""
+        import gc
+        gc.collect()
+        self._log(error)
+        aside = None
+        try:
+            aside = self.journal.set_aside()
+        except Exception:  # noqa: BLE001
+            pass
+        name = type(error).__name__
+        if aside:
+            return "Saved game not loaded (%s): kept as %s" % (name, aside)
+        return "Saved game not loaded (%s)" % name
 
     def apply_display_settings(self):
         self.fb.contrast(self.settings.contrast())
@@ -157,7 +204,10 @@ class App:
     def run(self, on_idle=None):
         """Forever. `on_idle` (a simulated board's hook, None on a real one) runs once
         per loop turn."""
-        self.start()
+        try:
+            self.start()
+        except Exception as e:  # noqa: BLE001 - the error screen, never the REPL
+            self.crash(e)
         while True:
             self.step_safely()
             if on_idle is not None:
@@ -261,9 +311,14 @@ class App:
         from firmware.screens.error import ErrorScreen
         if self.crashes > 3:
             # Crashing again and again: the saved game itself may be the cause.
-            from firmware.session import set_aside
-            set_aside(self.journal)
+            try:
+                self.journal.set_aside()
+            except Exception as e:  # noqa: BLE001
+                self._log(e)
+            self.session = None
         try:
+            import gc
+            gc.collect()
             self.screens = [ErrorScreen(self, error)]
             self._asleep = False
             self.fb.poweron()

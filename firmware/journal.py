@@ -1,53 +1,109 @@
-"""The game journal: every accepted action, one line each, on flash.
+"""The game journal on flash: every accepted action, one sealed line each, plus checkpoints.
 
-The file is a transcript in the table notation (contract.md): the header and option
-lines first, then one action per line. Each line carries its CRC-16 (firmware.crc)
-as a trailing comment, four hex digits after the marker `#~`:
+The file is a transcript in the table notation (seeds/notation.md) that
+`python -m host_sim replay game.txt` reads as it is: the header and option lines
+first, then one action per line; everything else is a comment. EVERY line the
+firmware writes is a sealed record: its text, two spaces, `#~` and the CRC-16
+(firmware.crc) of the text's bytes in four hex digits:
 
-    game stack31 players 2  #~5d0e
-    P1 draw  #~a1c3
+    game stress players 2  #~5d0e            header (then `option KEY VALUE` lines)
+    start  #~a1c3                            an action
+    #= checkpoint stress players 2 moves 64 ...  #~0f3e      checkpoint lines
+    #= ... end  #~77b1
+    #] 2 64 9a0c  #~c2d4                     checkpoint end: n lines, moves, CRC of
+                                             the n lines' texts joined by newlines
+    #-----------  #~3b7a                     a void: an undone record, overwritten
+                                             in place with one of the same length
+    ######                                   filler: a torn write made harmless
+                                             (only '#' or blank; never sealed)
 
-Everything after `#` is a comment in the notation, so `python -m host_sim replay
-journal.txt` reads the journal as it is. The checksum covers the UTF-8 bytes of the
-text before the two spaces. A record's text never contains `#` or a line break.
+A line that starts with `#` is checked like any other: a record whose first byte
+became `#` fails its CRC and is damage, never a comment. Filler cannot come from
+damage: a real record always holds its `  #~xxxx` seal, so no byte flip or cut makes
+one all '#'.
 
-    j = Journal(storage, "journal.txt")
-    j.start(header_lines)     new game: header (and option lines) as a fresh file,
-                              written atomically
-    j.append(line)            one action: one append of one line (no rewrite)
-    j.pop() -> line or None   undo the last action (never a header line)
-    j.load() -> (lines, report)   the texts, header included, checksums removed;
-                              report is None or a short message for the screen,
-                              j.details the whole report (below)
-    j.set_aside() -> name     keep the journal as journal.badN (it stops being the
-                              journal); None when there was none
-    j.clear()                 no journal any more
-    j.count, j.header_count   records in the file, of which header lines
+Checkpoints (written by firmware.session.Session): the game's own checkpoint()
+lines as `#=` records followed by one `#]` end record, in ONE append. A checkpoint
+is valid only when whole: the end record names how many `#=` lines come right before
+it and their combined CRC, and its move count must match. They are written every
+Session.EVERY (32) lines and at round and game boundaries (`end`, `out`), never while
+lines are held in RAM (Session.push(defer=True)).
 
-Undo rewrites the file atomically without its last record (undo is rare, so the flash
-wear is small, and the file stays a plain transcript that replays to the state on
-the screen; an `undo` record would not be valid notation). A power cut during undo
-leaves either the old file or the new one.
+Resume (Session.resume): the header lines are read from the top; the last two valid
+checkpoints are found from the END of the file, read backwards in chunks (the cost is
+bounded by the checkpoint interval, not by the file); the older of the two is
+restored, then the records after it are applied one by one, each checked. No
+checkpoint: the file is streamed from the start (garbage collected as it goes).
 
-load() never raises (except for a power cut, which is no exception on a device):
-    - no file, or an empty one: ([], None)
-    - the LAST line torn (no checksum, a bad one, or not text): that record is
-      dropped, the file is repaired (rewritten without it), and reported
-    - a good last line that only lacks its line break: kept, the break is added
-    - any other bad line (damage in the middle, garbage): the file is renamed aside
-      (journal.bad1, journal.bad2, ...), the good lines before the damage are
-      returned and written as a fresh journal, and it is reported
-    The message: "Last entry lost", "Journal damaged" or "Journal unreadable".
-    j.details is None, or a dict: {"message": that message, "line": 1-based line
-    number of the bad line, "dropped": text or None of a torn record, "aside": name
-    of the file kept aside or None}
-Blank lines and lines that begin with `#` are allowed and skipped.
+Undo never rewrites the file: the last live record is overwritten in place by a void
+of the same length (`r+b`, seek, write; littlefs commits the whole open-close at once,
+so a power cut leaves the old or the new). Undo past a checkpoint also voids that
+checkpoint's end record (and Session appends a fresh checkpoint of the new position).
+
+A full flash: before a write, Storage.free() must leave RESERVE_BLOCKS blocks plus the
+size of a checkpoint; otherwise the write is refused (OSError ENOSPC) and nothing is
+written. A write that fails part-way (ENOSPC, EROFS, any OSError) is rolled back: the
+bytes it put after the last whole record are overwritten with filler, so the next entry
+never glues onto a fragment. reason(e) gives the screen's words: "flash full: not
+saved", "flash read-only", "flash error: not saved".
+
+Damage found at resume: a torn LAST line (no line break) is the entry in flight: it
+is made filler and reported as "Last entry lost". Any other bad record (or one the
+rules refuse) after the checkpoint: everything before it is kept, the whole file is
+copied to game.badN, and the bad record and everything after it are made filler in
+place, reported with what was kept and what was set aside. A damaged checkpoint line
+or a damaged void costs nothing (the actions are all there). Damage BEFORE the
+checkpoint used is not read at all: it costs nothing the checkpoint holds.
+
+    j = Journal(storage, "game.txt")
+    j.start(header_lines)     new game: the header as a fresh file (atomic)
+    j.append(line)            one action (one append); j.append_bytes(data, n)
+    j.write_checkpoint(lines, moves)
+    j.pop() -> text or None   void the last action (and checkpoint ends after it)
+    j.load() -> (texts, report)   the whole live transcript (small files, tools)
+    j.set_aside() -> name     keep the journal as game.badN; j.clear()
 """
+
+import errno
+from array import array
 
 from firmware.crc import crc16
 
 MARK = "#~"
 HEADER_WORDS = ("game", "option")
+SEAL_LEN = 8  # "  #~xxxx"
+LINE_MAX = 200  # longer lines are damage (checkpoint lines are at most ~111 bytes)
+CHUNK = 512  # bytes read at a time when scanning backwards
+STACK = 512  # live records remembered for undo (Session keeps far fewer)
+RESERVE_BLOCKS = 2  # free blocks kept back (littlefs copies a block on write)
+CHECKPOINT_GUESS = 1024  # bytes kept back for the next checkpoint before one is written
+
+# What a line is (classify)
+FILLER = 0
+ACTION = 1  # a sealed record with no '#' (header lines too)
+CK_LINE = 2  # "#= ..."
+CK_END = 3  # "#] n moves crc"
+VOID = 4  # "#---"
+COMMENT = 5  # another sealed comment (not written by this version)
+BAD = 6  # damaged
+BAD_SKIP = 7  # damaged, but it was a void or part of a checkpoint: costs nothing
+
+ENOSPC = getattr(errno, "ENOSPC", 28)
+EROFS = getattr(errno, "EROFS", 30)
+
+
+class JournalError(Exception):
+    pass
+
+
+def reason(e):
+    """The screen's words for an OSError from the flash."""
+    code = e.args[0] if e.args else None
+    if code == ENOSPC:
+        return "flash full: not saved"
+    if code == EROFS:
+        return "flash read-only"
+    return "flash error: not saved"
 
 
 def seal(text):
@@ -55,28 +111,133 @@ def seal(text):
     return "%s  %s%04x" % (text, MARK, crc16(text.encode("utf-8")))
 
 
-def unseal(raw):
-    """A line (bytes, with or without its break) -> its text, or None if damaged.
-    Returns '' for blank and comment-only lines."""
+def seal_bytes(text):
+    """The record as bytes with its line break."""
+    body = text.encode("utf-8")
+    return body + ("  #~%04x\n" % crc16(body)).encode()
+
+
+def _hex4(tail):
+    """Four lower-case hex digits (bytes) -> int, or -1."""
+    v = 0
+    for c in tail:
+        if 48 <= c <= 57:
+            v = v * 16 + c - 48
+        elif 97 <= c <= 102:
+            v = v * 16 + c - 87
+        else:
+            return -1
+    return v
+
+
+def _body(line):
+    """The body of a sealed line (bytes without break), or None."""
+    if len(line) <= SEAL_LEN or line[-SEAL_LEN:-4] != b"  #~":
+        return None
+    body = line[:-SEAL_LEN]
+    want = _hex4(line[-4:])
+    if want < 0 or crc16(body) != want:
+        return None
+    if body[:1] == b" " or body[-1:] == b" ":
+        return None
+    return body
+
+
+def classify(raw):
+    """(kind, body bytes or None) of one line (with or without its break)."""
     line = raw.rstrip(b"\r\n")
-    stripped = line.strip()
-    if not stripped or stripped[:1] == b"#" and stripped[:2] != b"#~":
-        return ""
-    i = line.find(b"#~")
-    if i <= 0:
+    if not line.strip(b"# "):
+        return FILLER, None
+    body = _body(line)
+    if body is None:
+        head = line[:2]
+        if head == b"#-" or head == b"#=" or head == b"#]":
+            return BAD_SKIP, None
+        return BAD, None
+    if body[:1] != b"#":
+        if b"#" in body:
+            return BAD, None
+        return ACTION, body
+    if body[:3] == b"#= ":
+        return CK_LINE, body
+    if body[:3] == b"#] ":
+        return CK_END, body
+    if not body[1:].strip(b"-"):
+        return VOID, body
+    return COMMENT, body
+
+
+def unseal(raw):
+    """A line -> its text ('' for filler and comments), or None if damaged."""
+    kind, body = classify(raw)
+    if kind == ACTION:
+        try:
+            text = body.decode("utf-8")
+        except UnicodeError:
+            return None
+        return text
+    if kind == BAD or kind == BAD_SKIP:
         return None
-    body = line[:i].rstrip(b" ")
-    tail = line[i + 2:].rstrip(b" ")
-    if len(tail) != 4 or b"#" in body:
-        return None
+    return ""
+
+
+def void_bytes(length):
+    """A void record of `length` bytes (with its break): '#---...  #~xxxx\\n'."""
+    n = length - 1 - SEAL_LEN
+    body = b"#" + b"-" * (n - 1)
+    return body + ("  #~%04x\n" % crc16(body)).encode()
+
+
+def filler_bytes(raw, at_end=False):
+    """The same bytes with every one but the line breaks turned into '#'; at the end
+    of the file the last byte becomes a break (nothing can glue onto it)."""
+    out = bytearray(len(raw))
+    for i in range(len(raw)):
+        out[i] = 10 if raw[i] == 10 else 35
+    if at_end and out:
+        out[-1] = 10
+    return out
+
+
+def checkpoint_bytes(lines, moves):
+    """The block: `#= line` records and the `#] n moves crc` end, as one bytes."""
+    parts = []
+    crc = 0xFFFF
+    first = True
+    for line in lines:
+        b = line.encode("utf-8")
+        if not first:
+            crc = crc16(b"\n", crc)
+        crc = crc16(b, crc)
+        first = False
+        parts.append(seal_bytes("#= " + line))
+    parts.append(seal_bytes("#] %d %d %04x" % (len(lines), moves, crc)))
+    return b"".join(parts)
+
+
+def parse_end(body):
+    """'#] n moves crc' -> (n, moves, crc) or None."""
     try:
-        want = int(tail.decode(), 16)
-        text = body.decode("utf-8")
+        words = body.decode().split()
+        if len(words) != 4 or len(words[3]) != 4:
+            return None
+        n, moves = int(words[1]), int(words[2])
+        if not words[1].isdigit() or not words[2].isdigit():
+            return None
+        return n, moves, int(words[3], 16)
     except (ValueError, UnicodeError):
         return None
-    if crc16(body) != want or text != text.strip() or not text:
-        return None
-    return text
+
+
+def block_crc(texts):
+    crc = 0xFFFF
+    first = True
+    for t in texts:
+        if not first:
+            crc = crc16(b"\n", crc)
+        crc = crc16(t.encode("utf-8"), crc)
+        first = False
+    return crc
 
 
 def _is_header(text):
@@ -94,64 +255,381 @@ class Journal:
     def __init__(self, storage, name="journal.txt"):
         self.storage = storage
         self.name = name
-        self.count = 0
+        self.count = 0  # live records (header included) when known
         self.header_count = 0
         self.details = None
+        self.size = -1  # bytes in the file (-1: not known yet)
+        self.cp_bytes = CHECKPOINT_GUESS
+        # The live records since the base (undo voids them from the top)
+        self.offs = array("l", [0] * STACK)
+        self.lens = array("H", [0] * STACK)
+        self.kinds = bytearray(STACK)
+        self.n = 0
 
-    def start(self, header_lines):
-        w = self.storage.atomic(self.name)
+    # The record stack ------------------------------------------------------
+
+    def stack_reset(self):
+        self.n = 0
+
+    def stack_push(self, off, length, kind):
+        if self.n >= STACK:  # never with Session's bounds; the oldest go
+            half = STACK // 2
+            self.offs[0:STACK - half] = self.offs[half:STACK]
+            self.lens[0:STACK - half] = self.lens[half:STACK]
+            self.kinds[0:STACK - half] = self.kinds[half:STACK]
+            self.n -= half
+        i = self.n
+        self.offs[i] = off
+        self.lens[i] = length
+        self.kinds[i] = kind
+        self.n = i + 1
+
+    def forget_through(self, offset):
+        """Drop the stack entries that start before `offset` (a new base)."""
+        k = 0
+        while k < self.n and self.offs[k] < offset:
+            k += 1
+        if k:
+            m = self.n - k
+            self.offs[0:m] = self.offs[k:self.n]
+            self.lens[0:m] = self.lens[k:self.n]
+            self.kinds[0:m] = self.kinds[k:self.n]
+            self.n = m
+
+    def actions_held(self):
+        c = 0
+        for i in range(self.n):
+            if self.kinds[i] == ACTION:
+                c += 1
+        return c
+
+    # Writing -----------------------------------------------------------------
+
+    def _size(self):
+        if self.size < 0:
+            self.size = self.storage.size(self.name)
+        return self.size
+
+    def room(self, nbytes, reserve=True):
+        """Raise OSError(ENOSPC) when nbytes (plus the reserve) do not fit."""
+        free = self.storage.free()
+        if free is None:
+            return
+        need = nbytes
+        if reserve:
+            need += self.cp_bytes + RESERVE_BLOCKS * self.storage.block_size()
+        else:
+            need += self.storage.block_size()
+        if free < need:
+            raise OSError(ENOSPC, "flash full")
+
+    def start(self, header_lines, records=b""):
+        """A fresh file (atomic): the header, then `records` (sealed action records);
+        returns where those start."""
+        data = b""
         n = h = 0
         for line in header_lines:
             text = _clean(line)
-            w.write(seal(text) + "\n")
+            data += seal_bytes(text)
             n += 1
             if h == n - 1 and _is_header(text):
                 h = n
-        w.commit()
-        self.count = n
+        head = len(data)
+        self.room(head + len(records), reserve=False)
+        w = self.storage.atomic(self.name)
+        try:
+            w.write(data)
+            if records:
+                w.write(records)
+            w.commit()
+        except OSError:
+            try:
+                w.abort()
+            except OSError:
+                pass
+            raise
+        self.size = head + len(records)
+        self.count = n + records.count(b"\n")
         self.header_count = h
+        self.stack_reset()
+        return head
 
     def append(self, line):
+        """One action record. OSError (nothing written, or rolled back)."""
         text = _clean(line)
-        self.storage.append(self.name, seal(text) + "\n")
+        data = seal_bytes(text)
+        off = self._write(data)
+        self.stack_push(off, len(data), ACTION)
         self.count += 1
         if self.header_count == self.count - 1 and _is_header(text):
             self.header_count = self.count
 
-    def pop(self):
-        """Remove the last action; returns its text, or None when only the header
-        is left (or no journal)."""
-        f = self.storage.open_read(self.name)
-        if f is None:
-            return None
-        w = None
-        last = None
-        n = h = 0
+    def append_records(self, data, starts, n):
+        """n action records, already sealed, in one write; starts[i] is where record i
+        begins in data (starts[n] == len(data))."""
+        off = self._write(data)
+        for i in range(n):
+            self.stack_push(off + starts[i], starts[i + 1] - starts[i], ACTION)
+        self.count += n
+        return off
+
+    def write_checkpoint(self, lines, moves):
+        """Append a checkpoint block; returns the offset just after it."""
+        data = checkpoint_bytes(lines, moves)
+        self.room(len(data), reserve=False)
+        off = self._write(data, check=False)
+        end = off + len(data)
+        i = data.rfind(b"\n", 0, len(data) - 1) + 1
+        self.stack_push(off + i, len(data) - i, CK_END)
+        self.cp_bytes = max(CHECKPOINT_GUESS, len(data))
+        return end
+
+    def _write(self, data, check=True):
+        """Append data in one write; returns where it starts. On failure the bytes that
+        made it are overwritten with filler, and the OSError is raised again."""
+        st = self.storage
+        off = self._size()
+        if check:
+            self.room(len(data))
         try:
-            for raw in _lines(f):
-                text = unseal(raw)
-                if not text:
+            st.append(self.name, data)
+        except OSError:
+            self.rollback(off)
+            raise
+        self.size = off + len(data)
+        return off
+
+    def rollback(self, off):
+        """Make whatever lies after `off` filler (a torn write); best effort."""
+        st = self.storage
+        try:
+            now = st.size(self.name)
+        except OSError:
+            now = off
+        if now > off:
+            try:
+                raw = st.read_at(self.name, off, now - off)
+                st.patch(self.name, ((off, filler_bytes(raw, True)),))
+                self.size = now
+                return
+            except OSError:
+                pass
+            self.size = -1
+        else:
+            self.size = now
+
+    # Undo ----------------------------------------------------------------------
+
+    def pop(self):
+        """Void the last action (and any checkpoint end after it) in place; returns
+        the action's text, or None when there is none. self.voided_checkpoints says
+        how many checkpoint ends went with it. OSError: nothing changed."""
+        self.voided_checkpoints = 0
+        i = self.n - 1
+        while i >= 0 and self.kinds[i] != ACTION:
+            i -= 1
+        if i < 0:
+            return None
+        off, length = self.offs[i], self.lens[i]
+        raw = self.storage.read_at(self.name, off, length)
+        kind, body = classify(raw)
+        text = body.decode("utf-8") if kind == ACTION else None
+        edits = []
+        for k in range(self.n - 1, i, -1):  # the newest first
+            edits.append((self.offs[k], void_bytes(self.lens[k])))
+        edits.append((off, void_bytes(length)))
+        self.storage.patch(self.name, edits)
+        self.voided_checkpoints = self.n - 1 - i
+        self.n = i
+        self.count -= 1
+        return text
+
+    def void_all(self, tail=None):
+        """Void every record on the stack and append tail (sealed records) in one
+        patch; returns the offset where tail starts."""
+        edits = []
+        for k in range(self.n - 1, -1, -1):
+            edits.append((self.offs[k], void_bytes(self.lens[k])))
+        off = self._size()
+        if tail:
+            self.room(len(tail))
+        try:
+            self.storage.patch(self.name, edits, tail)
+        except OSError:
+            self.rollback(off)
+            raise
+        if tail:
+            self.size = off + len(tail)
+        self.n = 0
+        return off
+
+    def void_at(self, off, length):
+        self.storage.patch(self.name, ((off, void_bytes(length)),))
+
+    # Reading --------------------------------------------------------------------
+
+    def read_header(self):
+        """(header texts, offset after them), or (None, 0) when there is no journal.
+        JournalError when the header is damaged."""
+        st = self.storage
+        st.recover(self.name)
+        f = st.open_read(self.name)
+        if f is None:
+            self.size = 0
+            self.count = self.header_count = 0
+            return None, 0
+        texts = []
+        off = 0
+        junk = False
+        try:
+            while True:
+                raw = f.readline(LINE_MAX + 1)
+                if not raw:
+                    break
+                kind, body = classify(raw)
+                if kind == FILLER:
+                    off += len(raw)
                     continue
-                if last is not None:
-                    if w is None:
-                        w = self.storage.atomic(self.name)
-                    w.write(seal(last) + "\n")
-                    n += 1
-                    if h == n - 1 and _is_header(last):
-                        h = n
-                last = text
+                if kind != ACTION or not raw.endswith(b"\n"):
+                    if not texts:
+                        junk = True
+                    break
+                try:
+                    text = body.decode("utf-8")
+                except UnicodeError:
+                    raise JournalError("header not text")
+                if not _is_header(text) or (not texts and not text.lower().startswith("game ")):
+                    if not texts:
+                        junk = True
+                    break
+                texts.append(text)
+                off += len(raw)
         finally:
             f.close()
-        if last is None or (h == n and _is_header(last)):
-            if w is not None:
-                w.abort()
-            return None
-        if w is None:
-            w = self.storage.atomic(self.name)
-        w.commit()
-        self.count = n
-        self.header_count = h
-        return last
+        if not texts:
+            if not junk:  # empty, or only filler: no journal
+                self.size = st.size(self.name)
+                return None, 0
+            raise JournalError("no header")
+        self.size = st.size(self.name)
+        self.header_count = len(texts)
+        return texts, off
+
+    def lines_back(self, start):
+        """(offset, raw line) from the end of the file back to `start`, read in chunks."""
+        st = self.storage
+        f = st.open_read(self.name)
+        if f is None:
+            return
+        try:
+            end = self._size()
+            pos = end
+            carry = b""
+            while pos > start:
+                n = min(CHUNK, pos - start)
+                pos -= n
+                f.seek(pos)
+                chunk = f.read(n) + carry
+                # complete lines are those after the first line break in the chunk,
+                # unless we reached the start
+                cut = len(chunk)
+                while True:
+                    j = chunk.rfind(b"\n", 0, cut - 1) if cut > 1 else -1
+                    if j < 0:
+                        break
+                    yield pos + j + 1, chunk[j + 1:cut]
+                    cut = j + 1
+                carry = chunk[:cut]
+                if len(carry) > LINE_MAX * 2:  # no break for long: garbage
+                    yield pos, carry
+                    carry = b""
+            if carry:
+                yield start, carry
+        finally:
+            f.close()
+
+    def find_checkpoints(self, start, want=2):
+        """The last `want` whole, valid checkpoints, newest first, each
+        (moves, lines, block start offset, offset after the end record)."""
+        found = []
+        pend = None  # (n, moves, crc, end offset after)
+        texts = []
+        for off, raw in self.lines_back(start):
+            kind, body = classify(raw)
+            if pend is not None:
+                if kind == CK_LINE:
+                    texts.append(body[3:].decode())
+                    if len(texts) == pend[0]:
+                        texts.reverse()
+                        if block_crc(texts) == pend[2]:
+                            found.append((pend[1], texts, off, pend[3]))
+                            if len(found) >= want:
+                                return found
+                        pend = None
+                        texts = []
+                    continue
+                pend = None
+                texts = []
+            if kind == CK_END:
+                e = parse_end(body)
+                if e is not None and 0 < e[0] <= 200:
+                    pend = (e[0], e[1], e[2], off + len(raw))
+        return found
+
+    def records(self, start):
+        """(kind, body, offset, length, has_break) of every line from `start` on."""
+        f = self.storage.open_read(self.name)
+        if f is None:
+            return
+        try:
+            f.seek(start)
+            off = start
+            while True:
+                raw = f.readline(LINE_MAX + 1)
+                if not raw:
+                    return
+                length = len(raw)
+                if length > LINE_MAX and not raw.endswith(b"\n"):
+                    while True:  # the rest of an over-long line
+                        more = f.readline(LINE_MAX + 1)
+                        length += len(more)
+                        if not more or more.endswith(b"\n"):
+                            break
+                    yield BAD, None, off, length, True
+                    off += length
+                    continue
+                kind, body = classify(raw)
+                yield kind, body, off, length, raw.endswith(b"\n")
+                off += length
+        finally:
+            f.close()
+
+    def add_break(self):
+        self.storage.append(self.name, b"\n")
+        self.size = self._size() + 1 if self.size >= 0 else -1
+
+    def make_filler(self, off):
+        """Keep a copy of the whole file aside (game.badN), then turn everything from
+        `off` to the end into filler. Returns (aside name, lines set aside)."""
+        st = self.storage
+        aside = st.copy_aside(self.name)
+        end = st.size(self.name)
+        lines = 0
+        pos = off
+        edits = []
+        while pos < end:
+            n = min(CHUNK, end - pos)
+            raw = st.read_at(self.name, pos, n)
+            lines += raw.count(b"\n")
+            if pos + n >= end and raw[-1:] != b"\n":
+                lines += 1
+            edits.append((pos, filler_bytes(raw, pos + n >= end)))
+            pos += n
+        st.patch(self.name, edits)
+        self.size = end
+        return aside, lines
+
+    # Whole-file helpers ---------------------------------------------------------
 
     def set_aside(self):
         st = self.storage
@@ -160,99 +638,59 @@ class Journal:
         if st.exists(self.name):
             aside = st.keep_aside(self.name)
         self.count = self.header_count = 0
+        self.size = 0
+        self.n = 0
         return aside
 
     def clear(self):
         self.storage.remove(self.name)
         self.storage.recover(self.name)
         self.count = self.header_count = 0
+        self.size = 0
+        self.n = 0
 
     def load(self):
-        lines, details = self._load_safely()
-        self.details = details
-        return lines, (details["message"] if details else None)
-
-    def _load_safely(self):
+        """The whole live transcript: (texts, report); builds the undo stack. For small
+        journals and tools (Session.resume does not read it all into RAM)."""
+        self.details = None
         try:
-            return self._load()
-        except Exception as e:  # unreadable: keep it aside, start afresh
+            header, off = self.read_header()
+        except (JournalError, OSError, ValueError) as e:
             aside = None
             try:
-                if self.storage.exists(self.name):
-                    aside = self.storage.keep_aside(self.name)
-            except Exception:
+                aside = self.set_aside()
+            except OSError:
                 pass
-            self.count = self.header_count = 0
-            return [], {"message": "Journal unreadable", "line": None, "dropped": None,
-                        "aside": aside, "error": repr(e)}
-
-    def _load(self):
-        st = self.storage
-        st.recover(self.name)
-        f = st.open_read(self.name)
-        if f is None:
-            self.count = self.header_count = 0
+            self.details = {"message": "Journal unreadable", "line": 1, "dropped": None,
+                            "aside": aside, "error": repr(e)}
+            return [], "Journal unreadable"
+        if header is None:
             return [], None
-        good = []
-        bad_line = None  # first damaged line
-        bad_raw = None
-        after_bad = False  # a non-blank line follows the damaged one
-        no_break = False  # the last good line lacks its line break
-        lineno = 0
-        try:
-            for raw in _lines(f):
-                lineno += 1
-                text = unseal(raw)
-                if bad_line is not None:
-                    if text != "":
-                        after_bad = True
-                        break
-                    continue
-                if text is None:
-                    bad_line = lineno
-                    bad_raw = raw
-                elif text:
-                    good.append(text)
-                    no_break = not raw.endswith(b"\n")
-        finally:
-            f.close()
-        report = None
-        if bad_line is not None and after_bad:
-            aside = st.keep_aside(self.name)
-            if good:
-                self._rewrite(good)
-            report = {"message": "Journal damaged", "line": bad_line, "dropped": None,
-                      "aside": aside}
-        elif bad_line is not None:
-            dropped = _decode_loose(bad_raw)
-            self._rewrite(good)
-            report = {"message": "Last entry lost", "line": bad_line, "dropped": dropped,
-                      "aside": None}
-        elif no_break:
-            st.append(self.name, b"\n")
-        self.count = len(good)
-        h = 0
-        while h < len(good) and _is_header(good[h]):
-            h += 1
-        self.header_count = h
-        return good, report
-
-    def _rewrite(self, texts):
-        if not texts:
-            self.storage.remove(self.name)
-            return
-        w = self.storage.atomic(self.name)
-        for t in texts:
-            w.write(seal(t) + "\n")
-        w.commit()
-
-
-def _lines(f):
-    while True:
-        raw = f.readline()
-        if not raw:
-            return
-        yield raw
+        texts = list(header)
+        self.n = 0
+        lineno = len(header)
+        for kind, body, roff, length, brk in self.records(off):
+            lineno += 1
+            if kind == ACTION:
+                if not brk:
+                    self.add_break()
+                texts.append(body.decode("utf-8"))
+                self.stack_push(roff, length, ACTION)
+            elif kind == CK_END:
+                self.stack_push(roff, length, CK_END)
+            elif kind == BAD:
+                if not brk:
+                    raw = self.storage.read_at(self.name, roff, length)
+                    self.rollback(roff)
+                    self.details = {"message": "Last entry lost", "line": lineno,
+                                    "dropped": _decode_loose(raw), "aside": None}
+                else:
+                    aside, _ = self.make_filler(roff)
+                    self.details = {"message": "Journal damaged", "line": lineno,
+                                    "dropped": None, "aside": aside}
+                break
+        self.count = len(texts)
+        return texts, (self.details["message"] if self.details else None)
 
 
 def _decode_loose(raw):

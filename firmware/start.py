@@ -39,7 +39,25 @@ def build(machine, board, clock, root, fs=None):
     return app
 
 
+def _log(root, error):
+    try:
+        from firmware.app import format_error
+        text = format_error(error)
+    except Exception:  # noqa: BLE001
+        text = "%s: %s\n" % (type(error).__name__, error)
+    try:
+        with open(root.rstrip("/") + "/error.log", "a") as f:
+            f.write(text)
+    except Exception:  # noqa: BLE001
+        pass
+
+
 def main(board_name=None):
+    """Run the app; never end in the REPL. If building or running the app fails (a
+    MemoryError at power-up, say), the error goes to error.log; the second failure
+    moves the journal aside (kept as game.badN, never deleted); the third resets the
+    board."""
+    import gc
     import machine
     from firmware.clock import Clock
 
@@ -47,7 +65,26 @@ def main(board_name=None):
     if back_held(machine, board):
         print("BACK held at power-up: app not started")
         return None
-    app = build(machine, board, Clock(), board.STORAGE_ROOT)
-    # A simulated board's stand-in machine offers sim_idle (scripted presses, a panel
-    # that writes its frames out); a real board's machine module has no such thing.
-    app.run(getattr(machine, "sim_idle", None))
+    for attempt in range(3):
+        try:
+            app = build(machine, board, Clock(), board.STORAGE_ROOT)
+            # A simulated board's stand-in machine offers sim_idle (scripted presses, a
+            # panel that writes its frames out); a real board's machine has none.
+            app.run(getattr(machine, "sim_idle", None))
+            return None
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:  # noqa: BLE001 - never a dead board
+            app = None
+            gc.collect()
+            _log(board.STORAGE_ROOT, e)
+            if attempt == 1:
+                try:
+                    from firmware.journal import Journal
+                    from firmware.session import JOURNAL
+                    from firmware.storage import Storage
+                    Journal(Storage(board.STORAGE_ROOT), JOURNAL).set_aside()
+                except Exception:  # noqa: BLE001
+                    pass
+            gc.collect()
+    machine.reset()

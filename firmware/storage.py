@@ -9,6 +9,13 @@
     w = st.atomic(name); w.write(..); w.commit()   # the same, streamed
     st.exists(name) st.size(name) (0 when missing) st.remove(name) st.rename(a, b) st.listdir()
     st.keep_aside(name) -> 'journal.bad1'  (renames a damaged file out of the way)
+    st.copy_aside(name) -> 'journal.bad1'  (the same, but the file stays: a copy)
+    st.read_at(name, offset, n) -> bytes   (n bytes or fewer at the end)
+    st.overwrite(name, offset, data)       # in place, the file does not grow
+    st.patch(name, edits, tail=None)       # several overwrites [(offset, data)] then an
+                                           # append, in ONE open 'r+b' ... close: littlefs
+                                           # commits it all or nothing
+    st.free() -> bytes free (os.statvfs), or None where unknown; st.block_size()
     st.recover(name=None) -> [messages]  finishes or rolls back an interrupted
                                          atomic write (call once at start)
 
@@ -55,6 +62,9 @@ class OsFS:
     def sync(self):
         if hasattr(os, "sync"):
             os.sync()
+
+    def statvfs(self, path):
+        return os.statvfs(path)
 
 
 def _bytes(data):
@@ -154,6 +164,72 @@ class Storage:
             f.close()
         self.fs.sync()
 
+    def read_at(self, name, offset, n):
+        f = self.fs.open(self.path(name), "rb")
+        try:
+            f.seek(offset)
+            return f.read(n)
+        finally:
+            f.close()
+
+    def overwrite(self, name, offset, data):
+        self.patch(name, ((offset, data),))
+
+    def patch(self, name, edits, tail=None):
+        f = self.fs.open(self.path(name), "r+b")
+        try:
+            for offset, data in edits:
+                f.seek(offset)
+                f.write(data)
+            if tail:
+                f.seek(0, 2)
+                f.write(_bytes(tail) if isinstance(tail, str) else tail)
+        finally:
+            f.close()
+        self.fs.sync()
+
+    def _statvfs(self):
+        fn = getattr(self.fs, "statvfs", None)
+        if fn is None:
+            return None
+        try:
+            return fn(self.root or "/")
+        except (OSError, AttributeError):
+            return None
+
+    def free(self):
+        """Bytes free on the file system (blocks free x block size), None if unknown."""
+        s = self._statvfs()
+        if s is None:
+            return None
+        return s[4] * (s[1] or s[0])
+
+    def block_size(self):
+        s = self._statvfs()
+        if s is None:
+            return 4096
+        return s[1] or s[0]
+
+    def copy_aside(self, name, limit=99):
+        """Copy a damaged file to base.badN (first free N); the file stays. Streams
+        in small chunks (no big buffer)."""
+        aside = self._aside_name(name, limit)
+        src = self.fs.open(self.path(name), "rb")
+        try:
+            dst = self.fs.open(self.path(aside), "wb")
+            try:
+                while True:
+                    chunk = src.read(512)
+                    if not chunk:
+                        break
+                    dst.write(chunk)
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        self.fs.sync()
+        return aside
+
     def atomic(self, name):
         return AtomicWriter(self, name)
 
@@ -178,8 +254,7 @@ class Storage:
         except OSError:
             return []
 
-    def keep_aside(self, name, limit=99):
-        """Rename a damaged file to base.badN (first free N; the last one is reused)."""
+    def _aside_name(self, name, limit):
         dot = name.rfind(".")
         base = name[:dot] if dot > 0 else name
         for n in range(1, limit + 1):
@@ -188,6 +263,11 @@ class Storage:
                 break
         else:
             self.fs.remove(self.path(aside))
+        return aside
+
+    def keep_aside(self, name, limit=99):
+        """Rename a damaged file to base.badN (first free N; the last one is reused)."""
+        aside = self._aside_name(name, limit)
         self.rename(name, aside)
         return aside
 

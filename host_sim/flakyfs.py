@@ -16,6 +16,15 @@ PowerCut derives from BaseException so that no `except Exception` in the firmwar
 can swallow it, just as firmware cannot catch a real power cut.
 
 `rename_replaces=False` makes rename refuse an existing target, like FAT.
+
+A full or read-only flash (raised as OSError, which firmware must handle):
+    FlakyFS(capacity=20000)   # bytes of the folder's files; a write past it puts what
+                              # fits and raises OSError(ENOSPC); statvfs() reports the
+                              # free bytes in BLOCK-byte blocks
+    FlakyFS(enospc_at=5)      # the 5th write operation fails with ENOSPC (a write()
+                              # puts torn(len) bytes first); later ones work again
+    FlakyFS(readonly=True)    # every write operation raises OSError(EROFS)
+`fs.readonly` and `fs.capacity` may be changed at any time (space comes back).
 """
 
 import errno
@@ -38,6 +47,20 @@ class FlakyFile:
 
     def write(self, data):
         fs = self._fs
+        if fs.readonly:
+            raise OSError(errno.EROFS, "read-only file system")
+        if fs._enospc():
+            fs._op()
+            n = fs.torn(len(data))
+            self._f.write(bytes(data[:n]))
+            self._f.flush()
+            raise OSError(errno.ENOSPC, "no space (injected)")
+        room = fs._room(self._f, len(data))
+        if room < len(data):
+            fs._op()
+            self._f.write(bytes(data[:room]))
+            self._f.flush()
+            raise OSError(errno.ENOSPC, "no space")
         if fs._op():
             n = fs.torn(len(data))
             self._f.write(bytes(data[:n]))
@@ -59,6 +82,13 @@ class FlakyFile:
     def __iter__(self):
         return iter(self.readline, b"")
 
+    def seek(self, *a):
+        self._fs._alive()
+        return self._f.seek(*a)
+
+    def tell(self):
+        return self._f.tell()
+
     def flush(self):
         self._fs._alive()
         self._f.flush()
@@ -74,10 +104,17 @@ class FlakyFile:
 
 
 class FlakyFS:
-    def __init__(self, cut_at=None, torn=half, rename_replaces=True):
+    BLOCK = 512
+
+    def __init__(self, cut_at=None, torn=half, rename_replaces=True, capacity=None,
+                 enospc_at=None, readonly=False):
         self.cut_at = cut_at
         self.torn = torn
         self.rename_replaces = rename_replaces
+        self.capacity = capacity
+        self.enospc_at = enospc_at
+        self.readonly = readonly
+        self.dirs = set()  # folders of the files opened (for the capacity)
         self.writes = 0
         self.dead = False
         self.log = []  # (op, path) for every counted operation
@@ -96,9 +133,53 @@ class FlakyFS:
             return True
         return False
 
+    def _enospc(self):
+        return self.enospc_at is not None and self.writes + 1 == self.enospc_at
+
+    def _used(self):
+        used = 0
+        for d in self.dirs:
+            try:
+                for name in os.listdir(d):
+                    p = os.path.join(d, name)
+                    if os.path.isfile(p):
+                        used += os.path.getsize(p)
+            except OSError:
+                pass
+        return used
+
+    def _room(self, f, n):
+        """How many of n bytes written at f's position fit."""
+        if self.capacity is None:
+            return n
+        pos = f.tell()
+        size = os.fstat(f.fileno()).st_size
+        grow = max(0, pos + n - size)
+        free = self.capacity - self._used()
+        if grow <= free:
+            return n
+        return max(0, n - (grow - max(0, free)))
+
+    def statvfs(self, path):
+        self._alive()
+        self.dirs.add(path)
+        b = self.BLOCK
+        if self.capacity is None:
+            total = free = 1 << 20
+        else:
+            total = self.capacity // b
+            free = max(0, self.capacity - self._used()) // b
+        return (b, b, total, free, free, 0, 0, 0, 0, 255)
+
     def open(self, path, mode):
         self._alive()
         writing = "w" in mode or "a" in mode or "+" in mode
+        self.dirs.add(os.path.dirname(path) or ".")
+        if writing and self.readonly:
+            raise OSError(errno.EROFS, "read-only file system")
+        if writing and self._enospc():
+            self._op("open " + mode, path)
+            raise OSError(errno.ENOSPC, "no space (injected)")
         if writing and self._op("open " + mode, path):
             raise PowerCut("power cut opening %s" % path)
         f = open(path, mode.replace("b", "") + "b", buffering=0 if writing else -1)
@@ -106,6 +187,11 @@ class FlakyFS:
 
     def rename(self, a, b):
         self._alive()
+        if self.readonly:
+            raise OSError(errno.EROFS, "read-only file system")
+        if self._enospc():
+            self._op("rename", a)
+            raise OSError(errno.ENOSPC, "no space (injected)")
         if not self.rename_replaces and os.path.exists(b):
             raise OSError(errno.EEXIST, "exists")
         if self._op("rename", a + " -> " + b):
@@ -114,8 +200,13 @@ class FlakyFS:
 
     def remove(self, path):
         self._alive()
+        if self.readonly:
+            raise OSError(errno.EROFS, "read-only file system")
         if not os.path.exists(path):
             raise OSError(errno.ENOENT, "no such file")
+        if self._enospc():
+            self._op("remove", path)
+            raise OSError(errno.ENOSPC, "no space (injected)")
         if self._op("remove", path):
             raise PowerCut("power cut removing %s" % path)
         os.remove(path)

@@ -81,7 +81,11 @@ def test_seal_and_unseal():
     assert line == "P1 play 7H  #~%04x" % crc16(b"P1 play 7H")
     assert unseal((line + "\n").encode()) == "P1 play 7H"
     assert unseal(line.encode()) == "P1 play 7H"
-    assert unseal(b"\n") == "" and unseal(b"# a comment\n") == ""
+    assert unseal(b"\n") == "" and unseal(b"####\n") == ""  # filler
+    # a comment-shaped line is checked like any other: unsealed, it is damage
+    assert unseal(b"# a comment\n") is None
+    assert unseal(("#" + line[1:]).encode()) is None  # first byte flipped to '#'
+    assert unseal((seal("#= checkpoint") + "\n").encode()) == ""  # sealed comment
     assert unseal(line[:-1].encode()) is None  # torn
     assert unseal(b"P1 play 7H\n") is None  # no checksum
     assert unseal(line.replace("7H", "8H").encode()) is None  # bad checksum
@@ -183,10 +187,14 @@ def test_torn_last_record_is_dropped_and_repaired(tmp_path):
     assert Journal(Storage(str(tmp_path))).load() == (lines + ["P1 draw"], None)
 
 
-def test_bad_checksum_on_last_line_is_torn(tmp_path):
+def test_bad_checksum_on_a_whole_last_line_is_damage(tmp_path):
+    # A cut never leaves a bad line WITH its break (the break is written last): this
+    # is damage, kept aside as a copy; the good lines before it stay.
     data = good_bytes(HEADER) + seal("P1 draw").replace("P1", "P2").encode() + b"\n"
-    got, message = write_raw(tmp_path, data).load()
-    assert got == HEADER and message == "Last entry lost"
+    j = write_raw(tmp_path, data)
+    got, message = j.load()
+    assert got == HEADER and message == "Journal damaged"
+    assert (tmp_path / "journal.bad1").read_bytes() == data
 
 
 def test_last_line_without_break_is_kept(tmp_path):
@@ -225,7 +233,7 @@ def test_garbage_is_kept_aside(tmp_path):
     (tmp_path / "journal.txt").write_bytes(garbage)
     j = Journal(st)
     got, message = j.load()
-    assert got == [] and message == "Journal damaged" and j.details["aside"] == "journal.bad1"
+    assert got == [] and message == "Journal unreadable" and j.details["aside"] == "journal.bad1"
     assert not st.exists("journal.txt")
     assert st.read_bytes("journal.bad1") == garbage
     j.start(HEADER)  # the device goes on
@@ -234,7 +242,7 @@ def test_garbage_is_kept_aside(tmp_path):
 
 def test_a_hand_written_transcript_is_not_trusted(tmp_path):
     got, message = write_raw(tmp_path, b"game stack31 players 2\nP1 draw\n").load()
-    assert got == [] and message == "Journal damaged"
+    assert got == [] and message == "Journal unreadable"
 
 
 def test_unreadable_never_raises(tmp_path):
