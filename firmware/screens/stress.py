@@ -477,6 +477,7 @@ class StressScreen(Screen):
         self.filter.clear()
         self.count_kind = -1
         self.known = (False, False)
+        self.tops_unknown = self._tops_unknown_from_history()  # a centre may have gone
         self._resync()
         self.app.refuse(reason)
         self.app.redraw()
