@@ -548,9 +548,10 @@ class Journal:
         finally:
             f.close()
 
-    def find_checkpoints(self, start, want=2):
-        """The last `want` whole, valid checkpoints, newest first, each
-        (moves, lines, block start offset, offset after the end record)."""
+    def find_checkpoints(self, start, want=2, gap=None):
+        """The last whole, valid checkpoints, newest first, each (moves, lines, block
+        start offset, offset after the end record): `want` of them at most, and no
+        more once one lies `gap` moves or more before the newest."""
         found = []
         pend = None  # (n, moves, crc, end offset after)
         texts = []
@@ -563,7 +564,7 @@ class Journal:
                         texts.reverse()
                         if block_crc(texts) == pend[2]:
                             found.append((pend[1], texts, off, pend[3]))
-                            if len(found) >= want:
+                            if len(found) >= want or (gap is not None and found[0][0] - pend[1] >= gap):
                                 return found
                         pend = None
                         texts = []

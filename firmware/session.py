@@ -297,7 +297,8 @@ class Session:
         gc.collect()
         cps = []
         try:
-            cps = j.find_checkpoints(data_off, 2)
+            # the newest, and one at least EVERY moves before it (undo after resume)
+            cps = j.find_checkpoints(data_off, self.RING, self.EVERY)
         except OSError:
             cps = []
         start = data_off
