@@ -64,6 +64,8 @@ class Entry:
             return "failed: " + self.error
         if self.duplicate_of:
             return "same game as " + self.duplicate_of
+        if self.record and self.record.warnings:
+            return "ok; " + "; ".join(self.record.warnings)
         return "ok"
 
 
@@ -311,6 +313,8 @@ def page(entries, problems, season_pngs, lines, elapsed):
             html.escape(r.title), r.players, html.escape(e.result()), r.moves))
         for note in r.notes:
             out.append("<p class=note>%s</p>" % html.escape(note))
+        for warning in r.warnings:
+            out.append("<p class=bad>%s</p>" % html.escape(warning))
         out.append(_img(e.png, "%s chart" % e.name))
         out.append(_game_table(r))
         out.append("</section>")
@@ -353,6 +357,8 @@ def main(argv, stdout=None, stderr=None):
             e.error = str(err)
             stderr.write("report: %s: %s\n" % (e.name, e.error))
             continue
+        for warning in e.record.warnings:
+            stderr.write("report: %s: %s\n" % (e.name, warning))
         first = seen.get(e.record.key)
         if first is not None:
             e.duplicate_of = first

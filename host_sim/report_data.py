@@ -4,8 +4,8 @@ A file is replayed with `core.transcript.replay`; its per-game series are read f
 the games' own `state()`: the game is built again from its header and options and its
 `history` pushed action by action, and the state is read after each one. Nothing here
 reads the notation by hand except what the notation leaves to comments: the free-text
-header comments (`# date 2026-12-01`, `# table Friday club`) and the journal's
-per-line checksums (`  #~xxxx`, firmware.journal), which are checked when present.
+header comments (`# date 2026-12-01`, `# table Friday club`) and, in the device's
+journal, the per-line seals (`  #~xxxx`, firmware.journal.classify), all checked.
 
     rec = load(path, name)     a GameRecord, or raises BadFile("reason")
     season(records)            the season's tables (wins, averages, margins)
@@ -17,7 +17,7 @@ from core import transcript
 from core.games import GAMES
 from core.notation import tokenize
 from core.transcript import TranscriptError, replay
-from firmware.journal import MARK, unseal
+from firmware import journal
 
 SCORE_WORD = {"stack31": "piles won", "stackdeck": "points", "stress": "games won"}
 
@@ -50,6 +50,7 @@ class GameRecord:
         self.path = path
         self.name = name
         self.notes = []
+        self.warnings = []  # what was left out of a journal without failing it
         self.rounds = []
         self.piles = []
         self.calls = []
@@ -67,37 +68,71 @@ def _text(path):
         raise BadFile("not text (byte %d is not UTF-8)" % e.start)
 
 
+def _is_journal(lines):
+    """The device's journal seals every line it writes, the header first."""
+    for line in lines:
+        if line.strip():
+            return journal.classify(line.encode("utf-8"))[0] == journal.ACTION
+    return False
+
+
 def _check_lines(lines):
-    """Journal checksums (`#~xxxx`) where a line has one; the header's notes."""
-    notes = []
-    seen_action = False
-    header_seen = False
+    """-> (notes, warnings). The header's free-text notes; in a journal (firmware.journal)
+    every record's checksum, which a plain transcript does not have.
+
+    Journal records: actions (replayed), checkpoints and voids (undone records: comments
+    to the notation), filler (a torn write made harmless), sealed comments (the notes).
+    A damaged record is a failure (BadFile), except a torn last line, which the device
+    itself drops ("Last entry lost"): a warning, and the notation cannot read it either.
+    """
+    notes, warnings = [], []
+    sealed = _is_journal(lines)
+    seen_action = header_seen = False
+    last = max((i for i, ln in enumerate(lines, 1) if ln.strip()), default=0)
     for number, line in enumerate(lines, 1):
         stripped = line.strip()
         if not stripped:
             continue
-        if stripped.startswith("#") and not stripped.startswith(MARK):
-            note = stripped.lstrip("#").strip()
-            if note.startswith("checkpoint"):  # a journal's checkpoint (seeds/README.md)
+        if sealed:
+            kind, body = journal.classify(line.encode("utf-8"))
+            if kind == journal.BAD:
+                if number == last:
+                    warnings.append("line %d: a torn last entry, left out as the device "
+                                    "does" % number)
+                    lines[number - 1] = ""
+                    continue
+                raise BadFile("line %d: checksum does not match (a damaged record: %s)"
+                              % (number, stripped[:40]))
+            if kind == journal.COMMENT:
+                text = body.decode("utf-8", "replace").lstrip("#").strip()
+            elif kind == journal.ACTION:
+                text = None
+            else:  # checkpoints, voids, filler, a damaged void or checkpoint line
+                if kind in (journal.CK_LINE, journal.CK_END):
+                    seen_action = True
+                continue
+        elif stripped.startswith("#"):
+            text = stripped.lstrip("#").strip()
+            if text.startswith("checkpoint"):
                 seen_action = True
-            elif note and not seen_action:
-                notes.append(note)
+                continue
+        else:
+            text = None
+        if text is not None:  # a comment: a note while the game has not begun
+            if text and not seen_action:
+                notes.append(text)
             continue
-        if MARK in line and unseal(line.encode("utf-8")) is None:
-            raise BadFile("line %d: checksum does not match (damaged line: %s)" % (number, stripped[:40]))
-        if header_seen:
-            word = stripped.split()[0].lower()
-            if word != "option":
-                seen_action = True
+        if header_seen and stripped.split()[0].lower() != "option":
+            seen_action = True
         header_seen = True
-    return notes
+    return notes, warnings
 
 
 def load(path, name=None):
     """Replay one transcript or journal. Raises BadFile with the reason."""
     rec = GameRecord(path, name or path)
     lines = _text(path).splitlines()
-    rec.notes = _check_lines(lines)
+    rec.notes, rec.warnings = _check_lines(lines)
     try:
         game, error = replay(lines)
     except TranscriptError as e:
