@@ -176,9 +176,10 @@ class Page:
         bits = self.d.execute_script("return window.tabletop.pixels()")
         rows = [[int(c) for c in line] for line in bits.split("\n")]
         diff = sum(1 for a, b in zip(got.tobytes(), want.tobytes()) if a != b)
+        inputs = self.d.execute_script("return window.tabletop.inputs.slice(-12)")
         pytest.fail("%s: the canvas differs from the simulator's frame (%d bytes of %d; pictures in "
-                    "%s)\npage:\n%s\nsimulator:\n%s" % (what, diff, len(want.tobytes()), self.shots,
-                                                        to_text(rows), sim.dev.text()))
+                    "%s)\npage:\n%s\nsimulator:\n%s\nthe page's last input edges (ms, button, down): %s"
+                    % (what, diff, len(want.tobytes()), self.shots, to_text(rows), sim.dev.text(), inputs))
 
 
 def test_home_screen_is_the_simulators(page, sim):
@@ -242,9 +243,10 @@ def test_a_stress_call_by_the_call_button(page, sim):
     page.click("OK")
     sim.dev.press("OK")
     # a new game over a saved one may ask first: press OK until the match view, as the
-    # simulator does (at most three times)
-    for _ in range(3):
+    # simulator does (at most three times), the page showing what the simulator shows
+    for i in range(3):
         sim.dev.step(200)
+        page.matches(sim, "stress-new-%d" % i)
         if sim.journal().startswith("game stress"):
             break
         page.click("OK")
