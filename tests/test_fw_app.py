@@ -136,7 +136,7 @@ def test_a_name_typed_with_the_buttons(tmp_path):
 
 def test_about_and_back(tmp_path):
     dev = new_device(tmp_path)
-    while not dev.shows(">About"):
+    while selected(dev) != "About":
         dev.press("DOWN")
     dev.press("OK")
     assert dev.shows("Raspberry Pi") and dev.shows("Pico") and dev.shows("saved: none")
@@ -149,7 +149,7 @@ def test_home_offers_to_resume_and_asks_before_replacing_a_game(tmp_path):
     open_stack31(dev)
     draw(dev)
     dev.long("BACK")
-    assert dev.shows(">Resume Stack 31")
+    assert selected(dev) == "Resume Stack 31" and dev.shows("Resume Stack 31")
     dev.press("DOWN")  # Stack 31 again: a new game would replace the saved one
     dev.press("OK")
     assert dev.shows("Start a new")
@@ -174,3 +174,63 @@ def test_the_buttons_bounce_without_double_presses(tmp_path):
     machine.release(pin)
     dev.step(100)
     assert dev.game.state()["deck"] == 51  # one draw
+
+
+def selected(dev):
+    """The label of the menu row under the cursor."""
+    screen = dev.app.screen
+    return screen.entries[screen.menu.index][0]
+
+
+def test_the_home_cursor_stays_on_its_item_when_resume_comes_and_goes(tmp_path):
+    dev = new_device(tmp_path)
+    while selected(dev) != "Stack the Deck":
+        dev.press("DOWN")
+    dev.press("OK")
+    dev.press("OK")  # a 2-player match
+    assert dev.game.NAME == "stackdeck"
+    dev.long("BACK")
+    assert selected(dev) == "Resume Stack the Deck" and dev.shows("Stack 31")
+    dev.press("OK")  # resumes: no "start a new game?"
+    assert type(dev.app.screen).__name__ == "StackDeckScreen" and not dev.shows("Start a new")
+    dev.long("BACK")
+    while selected(dev) != "About":
+        dev.press("DOWN")
+    dev.press("OK")
+    dev.press("BACK")
+    assert selected(dev) == "About"  # a row that did not move keeps the cursor
+
+
+def test_after_a_game_ends_the_cursor_is_on_that_game(tmp_path):
+    dev = new_device(tmp_path)
+    open_stack31(dev)
+    from tests.fw_helpers import choose_action
+    choose_action(dev, "Disqualify")
+    dev.press("OK")
+    dev.press("OK")  # P1 out: P2 wins
+    assert dev.game.over
+    dev.press("OK")  # home
+    assert selected(dev) == "Stack 31" and not dev.shows("Resume")
+    dev.press("OK")  # a new game, no question asked: the old one is over
+    assert dev.shows("Players")
+
+
+def test_a_memory_error_while_resuming_ends_on_home_with_the_journal_kept(tmp_path, monkeypatch):
+    from firmware.session import Session
+    dev = new_device(tmp_path)
+    open_stack31(dev)
+    draw(dev)
+
+    def no_memory(cls, journal):
+        raise MemoryError("memory allocation failed, allocating 2048 bytes")
+    monkeypatch.setattr(Session, "_resume", classmethod(no_memory))
+    again = new_device(tmp_path)  # a power-up: never the REPL, never a dead board
+    assert again.app.session is None and again.game is None
+    assert type(again.app.screen).__name__ == "HomeScreen"
+    assert not any(label.startswith("Resume") for label, _ in again.app.screen.entries)
+    assert (tmp_path / "flash" / "game.bad1").exists()  # kept aside, not deleted
+    assert "MemoryError" in again.app._toast[0] + " ".join(again.app._toast[1:])
+    monkeypatch.undo()
+    open_stack31(again)  # the device stays usable: a new game
+    draw(again)
+    assert again.game.state()["deck"] == 51
