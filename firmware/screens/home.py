@@ -16,18 +16,40 @@ def unfinished(game):
 
 
 class HomeScreen(MenuScreen):
+    """The cursor stays on its item when the rows change, and a game and its Resume
+    row count as one item: back from a game the cursor is on Resume, after the game
+    ended on that game's row (OK plays again), never on another game's row."""
+
     title = "Card companion"
+    keys = ()
 
     def enter(self):
         entries = []
+        keys = []
         session = self.app.session
         if session is not None and unfinished(session.game):
             entries.append(("Resume " + GAMES[session.name][2], self._resume))
+            keys.append("resume " + session.name)
         for name in ORDER:
             entries.append((GAMES[name][2], self._opener(name)))
+            keys.append(name)
         entries.append(("Settings", self._settings))
+        keys.append("settings")
         entries.append(("About", self._about))
+        keys.append("about")
+        was = self.keys
+        old = was[self.menu.index] if self.menu.index < len(was) else None
+        self.keys = keys
         self.set_entries(entries)
+        if old is not None:
+            game = old[7:] if old.startswith("resume ") else old
+            want = old
+            if "resume " + game in keys and "resume " + game not in was:
+                want = "resume " + game  # back from that game: its Resume row
+            if want not in keys:
+                want = game  # the game ended: its own row
+            if want in keys:
+                self.menu.index = keys.index(want)
 
     def on_button(self, kind, button):
         if button == b.BACK:
