@@ -120,26 +120,14 @@ def shows_words(dev, text):
     """The text is on the screen, wrapped as a screen line (16 columns) or a message
     (15, inside its frame) wraps it."""
     from firmware import ui
-    return any(all(dev.shows(line) for line in ui.wrap(text, cols)) for cols in (16, 15))
+    return any(all(dev.shows(line) for line in ui.wrap(text, cols))
+               for cols in (ui.COLS, ui.COLS - 1))
 
 
 def shows_big(dev, text, scale):
     """`text` in the large digits of firmware.ui.big somewhere on the panel (lit, or
     dark on a lit row)."""
-    from host_sim import framebuf
-    from firmware import ui
-    w, h = 8 * scale * len(text), 7 * scale
-    fb = framebuf.FrameBuffer(bytearray(w * ((h + 7) // 8)), w, h, framebuf.MONO_VLSB)
-    ui.big(fb, text, 0, 0, scale)
-    want = [sum(1 << x for x in range(w) if fb.pixel(x, y)) for y in range(h)]
-    rows = [sum(1 << x for x, on in enumerate(row) if on) for row in dev.pixels()]
-    mask = (1 << w) - 1
-    for lines in (rows, [~r & ((1 << 128) - 1) for r in rows]):
-        for y in range(len(lines) - h + 1):
-            for x in range(128 - w + 1):
-                if all(((lines[y + i] >> x) & mask) == want[i] for i in range(h)):
-                    return True
-    return False
+    return dev.find_text(text, scale) is not None
 
 
 # Tests ----------------------------------------------------------------------------------
@@ -150,12 +138,13 @@ def test_a_whole_match_from_the_home_menu_to_the_final_standings(tmp_path):
     set_name(dev, 1, "ANN")
     open_stackdeck(dev, 2)
     assert dev.shows("Round 1 of 2") and dev.shows("D ANN") and dev.shows("> P2")
+    assert dev.shows("OK:sheet")  # the hint: OK opens the sheet
 
     # Round 1: Ann turned a run of one colour and went out; P2 has one unturned stack.
     to_player(dev, "ANN")
     assert dev.shows("ANN 0")
     build_stack(dev, "4G-5G-6G")
-    assert dev.shows("saved run 1") and dev.shows("colour +20")
+    assert shows_words(dev, "saved run 1 colour +20")
     dev.step(3000)  # the message goes by itself
     assert dev.shows("ANN +20") and dev.shows("+20 4G-5G-6G")
     choose(dev, "Went out")
@@ -175,7 +164,8 @@ def test_a_whole_match_from_the_home_menu_to_the_final_standings(tmp_path):
     assert dev.shows("round 1 scored") and dev.shows("> ANN") and dev.shows("D P2")
     assert shows_big(dev, "20", 3) and shows_big(dev, "-5", 3)
     dev.step(3000)
-    assert dev.shows("Round 2 of 2") and not dev.shows("round 1 scored")
+    assert dev.shows("R2/2") and not dev.shows("round 1 scored")
+    assert dev.shows("OK:sheet >:hist")  # a round ended: RIGHT opens the history
 
     # Round 2: P2 counts two pairs and goes out; Ann is caught with a wild unturned.
     to_player(dev, "P2")
@@ -281,7 +271,7 @@ def test_back_undoes_the_last_line_and_long_back_goes_home(tmp_path):
     assert dev.shows("Card companion") and dev.shows("Resume Stack")
     choose(dev, "Resume")
     dev.step(3000)
-    assert dev.shows("Round 1 of 10") and dev.shows("now +5")
+    assert dev.shows("R1 of 10") and dev.shows("now +5")
 
 
 def test_an_edit_of_an_earlier_round_changes_the_totals_and_survives_a_restart(tmp_path):
@@ -331,8 +321,37 @@ def test_an_edit_of_an_earlier_round_changes_the_totals_and_survives_a_restart(t
     again = new_device(tmp_path)
     assert again.game.state() == s and again.game.entries(1) == entries
     assert type(again.app.screen).__name__ == "StackDeckScreen"
-    assert again.shows("Round 2 of 10") and again.shows("now -5")
+    assert again.shows("R2/10") and again.shows("now -5")
     again.press("BACK")  # undo still works on the rewritten journal
     assert again.game.provisional() is None
     third = new_device(tmp_path)
     assert third.game.totals() == [10, 5] and not third.game.state()["round_open"]
+
+
+def test_end_round_on_an_empty_sheet_says_nobody_is_out(tmp_path):
+    dev = new_device(tmp_path)
+    open_stackdeck(dev, 2)
+    before = dev.game.to_json()
+    assert dev.shows("OK:sheet") and not dev.shows(">:hist")  # no round ended yet
+    dev.press("RIGHT")
+    assert shows_words(dev, "no round ended yet")
+    end_round(dev)  # the sheet of a round nobody has entered anything in
+    assert type(dev.app.screen).__name__ == "SheetScreen"
+    assert shows_words(dev, "nobody is out") and dev.game.to_json() == before
+
+
+def test_scoreboard_messages_never_cover_the_last_total(tmp_path):
+    """An undo's message goes over the title bar, not over the bottom player's row."""
+    dev = new_device(tmp_path)
+    open_stackdeck(dev, 3)
+    to_player(dev, "P3")
+    counts(dev, [1, 0, 0, 0, 0, 0])
+    back_to_board(dev)
+    dev.press("BACK")  # undo the counts: "undone: P3 counts ..."
+    assert dev.app.toast_text() and dev.app.toast_text()[0].startswith("undone")
+    with_message = dev.pixels()
+    dev.step(3000)  # the message goes; the board under it is the same
+    assert dev.app.toast_text() is None
+    without = dev.pixels()
+    assert with_message[24:] == without[24:]  # P2's and P3's rows untouched
+    assert with_message[:8] != without[:8]  # the message sits over the title

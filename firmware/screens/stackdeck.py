@@ -72,7 +72,7 @@ class StackDeckScreen(Screen):
     def draw_board(self, fb):
         g = self.game
         r = g.current_round()
-        ui.bar(fb, "Round %d of %d" % (r, g.options["rounds"]))
+        ui.bar(fb, *self.title_and_hint(r))
         dealer = g.dealer_of(r)
         first = g.first_of(r)
         prov = g.provisional()
@@ -88,6 +88,16 @@ class StackDeckScreen(Screen):
                     sub += " out"
             rows.append((mark + v.name(self.app, p), sub, str(totals[p - 1]), False))
         v.draw_rows(fb, rows)
+
+    def title_and_hint(self, r):
+        """The title bar: the round, and on its right what OK and RIGHT open (both
+        keys are otherwise invisible here), shortened to fit."""
+        n = self.game.options["rounds"]
+        hint = "OK:sheet >:hist" if self.game.scores else "OK:sheet"
+        for title in ("Round %d of %d" % (r, n), "R%d of %d" % (r, n), "R%d/%d" % (r, n)):
+            if len(title) + 1 + len(hint) <= ui.COLS:
+                return title, 0, hint
+        return "Round %d of %d" % (r, n), 0, ""
 
     def draw_final(self, fb):
         g = self.game

@@ -46,6 +46,11 @@ class SheetScreen(MenuScreen):
 
     def end_round(self):
         g = self.target.game
+        if self.target.live and g.open is None:
+            # An empty sheet: no round is open yet, and what the table needs to hear
+            # is the rule that a round ends when somebody goes out (STD: `end`).
+            self.app.refuse("nobody is out")
+            return
         try:
             self.target.session.push("end")
         except IllegalAction as e:
