@@ -128,7 +128,13 @@ class Session:
             return
         fill = self.fill
         try:
-            self.journal.append_records(memoryview(self.buf)[:fill], self.starts, n)
+            try:
+                self.journal.append_records(memoryview(self.buf)[:fill], self.starts, n)
+            except OSError as e:  # a full flash: archived games give way (firmware.archive)
+                from firmware.archive import make_room_for
+                if not make_room_for(self.journal, fill, e):
+                    raise
+                self.journal.append_records(memoryview(self.buf)[:fill], self.starts, n)
         except OSError as e:
             self.held = 0
             self.fill = 0

@@ -29,6 +29,7 @@ Keys and ranges (KEYS):
     brightness  int 0..255        default 128 (the panel's contrast)
     dim_s       int 0..600        seconds of inactivity before the screen dims (0 never)
     sleep_s     int 0..3600       seconds before it sleeps (0 never)
+    archive_kb  int 32..1024      default 256: flash for past games (firmware.archive)
     buzzer      bool              default True
     rules       {game: {key: int or word}} house rules per game, GAMES only; passed
                 to the game as `option KEY VALUE`
@@ -85,10 +86,12 @@ _INTS = {
     "brightness": (128, 0, 255),
     "dim_s": (30, 0, 600),
     "sleep_s": (120, 0, 3600),
+    "archive_kb": (256, 32, 1024),  # the archive of past games (firmware/archive.py)
 }
-KEYS = ("players", "names", "brightness", "dim_s", "sleep_s", "buzzer", "rules")
+KEYS = ("players", "names", "brightness", "dim_s", "sleep_s", "buzzer", "rules", "archive_kb")
 LABELS = {"players": "Players", "names": "Names", "brightness": "Brightness",
-          "dim_s": "Dim time", "sleep_s": "Sleep time", "buzzer": "Buzzer", "rules": "Rules"}
+          "dim_s": "Dim time", "sleep_s": "Sleep time", "buzzer": "Buzzer", "rules": "Rules",
+          "archive_kb": "Archive"}
 
 
 def default_names():

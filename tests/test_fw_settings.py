@@ -145,7 +145,7 @@ def test_house_rules_in_words_and_units(tmp_path):
     labels = [e[0] for e in dev.app.screen.entries]
     assert [" ".join(x.split()) for x in labels] == [
         "Players 2", "Names...", "Brightness 50%", "Dim after 30 s", "Sleep after 2 min",
-        "Buzzer on", "House rules..."]
+        "Buzzer on", "House rules...", "Archive 256 KB"]
     choose(dev, "House rules")
     assert [e[0] for e in dev.app.screen.entries] == ["Stack 31", "Stack the Deck", "Stress"]
     choose(dev, "Stress")

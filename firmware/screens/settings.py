@@ -19,6 +19,7 @@ from firmware.screens.textentry import TextEntryScreen
 
 TIME_STEPS = (0, 15, 30, 60, 120, 300, 600, 1800, 3600)  # seconds; 0 = never
 BRIGHTNESS_STEPS = (16, 64, 128, 192, 255)  # the panel's contrast
+ARCHIVE_STEPS = (32, 64, 128, 256, 384, 512, 768, 1024)  # KB of flash for past games
 # the house rules in the order a player thinks of them; others after, by name
 RULE_ORDER = ("hand_limit", "rounds", "games", "debounce_us", "tie_window_us", "slow_window_us")
 
@@ -84,6 +85,7 @@ class SettingsScreen(MenuScreen):
         ]
         if any(game_options(name) for name in ORDER):
             rows.append(("House rules...", None, self._rules))
+        rows.append((row("Archive", "%d KB" % s.get("archive_kb")), self._archive, _nothing))
         self.changers = [r[1] for r in rows]
         self.set_entries([(r[0], r[2]) for r in rows])
 
@@ -119,6 +121,10 @@ class SettingsScreen(MenuScreen):
         s = self.app.settings
         s.set("buzzer", not s.get("buzzer"))
         self.app.beep()
+
+    def _archive(self, step):
+        s = self.app.settings
+        s.set("archive_kb", step_in(ARCHIVE_STEPS, s.get("archive_kb"), step))
 
     def _names(self):
         self.app.push(NamesScreen(self.app))

@@ -1,0 +1,773 @@
+"""The archive of past games on flash: one transcript per game and a sealed index.
+
+    archive/00001.txt ...   each finished or abandoned game, the journal as it was
+                            (renamed, never copied); numbers increase, never reused
+    archive/index.txt       one sealed summary line per game (firmware.journal's seal:
+                            `text  #~crc16`), oldest first, under a sealed header
+
+Index lines (tokens separated by one space, then the seal):
+
+    archive 1 next 8 first 3 games 5 bytes 20480
+    00003 stackdeck 2 end 4096 57 1 52,40 r=10,5/30,21/52,40
+    00004 stress 2 quit 4096 311 - 1,0 c=5:1:0:812,3:0:1:1200
+    00005 stack31 3 end 4096 88 2 1,2,1 p=H2.S1.D3.C2
+
+    seq game players status cost moves winners scores [extra]
+    status   end (over: a Stress match won) or quit (abandoned: a new game over it)
+    cost     flash bytes of the transcript, rounded up to whole blocks
+    winners  1-based players joined by '+', or '-'
+    scores   Stack 31 piles won, Stack the Deck totals, Stress games won
+    r=       Stack the Deck: running totals after each round (rounds by '/')
+    c=       Stress, per player (by ','): calls won:tied:false:median margin in us
+             (-1 with no margin); the median from the exact margins up to 16, then
+             from a fixed 64-bin histogram (bins a quarter octave wide, from 128 us)
+    p=       Stack 31: each pile's owner at the end (0: nobody)
+
+When: the game in play goes to the archive when a new game is started over it
+(`keep`, from the new-game screen: ended or abandoned), or when History is opened
+while the game in play is over (the table has left it; until then its end screen
+keeps its undo, as before). A game without a single action is not kept.
+
+Budget: the archive's files (cost) stay within the budget (setting `archive_kb`), and
+the flash keeps at least PLAY_ROOM free for the game in play; the oldest games are
+dropped first, and `keep` says how many. A flash that fills during play drops the
+oldest archived games too (`make_room`, from firmware.session): a full flash never
+costs the game in play. A game bigger than the whole budget is not kept (said).
+
+Steps of `keep` (each survives a power cut; `check` repairs at the next start):
+    1. rename game.txt -> archive/NNNNN.txt   the commit: the game is archived
+    2. write the index anew (atomic: index.new, rename): the new row, the dropped
+       rows gone, `next` one on
+    3. remove the dropped transcripts, oldest first
+Cut before 1: the game is still in play. Cut between 1 and 2: the file `next` exists
+and is not indexed: `check` indexes it (and applies the budget). Cut in 3: files older
+than `first` are left: `check` removes them. Dropping for room during play removes the
+file first (the flash is full), then writes the index: a row whose file is gone is
+dropped by `check`.
+
+Reading (History): `Pager` reads the index a row at a time from the end (newest
+first), in chunks, keeping only the rows shown: no read of the transcripts, nothing
+that grows with the number of games. A row or header whose seal fails: the index is
+rebuilt from the transcripts (`rebuild`).
+"""
+
+import gc
+
+from firmware import journal as jr
+
+FOLDER = "archive"
+INDEX = "index.txt"
+IN_PLAY = "game.txt"
+VERSION = "1"
+DEFAULT_KB = 256
+PLAY_ROOM = 96 * 1024  # flash kept free for the game in play (a long match's journal)
+ROW_MAX = 480  # bytes in an index line (8 players x 10 rounds of totals fit)
+EXACT = 16  # margins kept exactly per player before the histogram alone decides
+BINS = 64
+REBASE_EVERY = 64  # actions between rebases while a transcript is replayed
+
+_said = None  # what the last drop for room said, shown by History (then forgotten)
+
+
+class Damaged(Exception):
+    pass
+
+
+def take_said():
+    global _said
+    s = _said
+    _said = None
+    return s
+
+
+def name_of(seq):
+    s = str(seq)
+    return "0" * (5 - len(s)) + s + ".txt"
+
+
+def seq_of(name):
+    if len(name) == 9 and name.endswith(".txt") and name[:5].isdigit():
+        return int(name[:5])
+    return None
+
+
+# -- margins: a median without keeping every margin ------------------------------------
+def bin_of(us):
+    if us < 128:
+        return 0
+    e = _bits(us) - 1
+    b = 4 * (e - 7) + ((us << 2 >> e) & 3)
+    return b if b < BINS else BINS - 1
+
+
+def bin_mid(b):
+    e = b // 4 + 7
+    frac = b % 4
+    lo = (4 + frac) << (e - 2)
+    hi = (5 + frac) << (e - 2)
+    return (lo + hi) // 2
+
+
+def _bits(n):
+    k = 0
+    while n:
+        n >>= 1
+        k += 1
+    return k
+
+
+class Margins:
+    """One player's margins: exact while there are few, a histogram always."""
+
+    def __init__(self):
+        self.exact = []
+        self.over = False  # more than EXACT were ever added
+        self.hist = bytearray(BINS * 2)  # 16-bit counts, little end first
+        self.n = 0
+
+    def _count(self, b, d):
+        h = self.hist
+        v = h[2 * b] | (h[2 * b + 1] << 8)
+        v = max(0, min(0xFFFF, v + d))
+        h[2 * b] = v & 255
+        h[2 * b + 1] = v >> 8
+
+    def add(self, us):
+        self.n += 1
+        self._count(bin_of(us), 1)
+        if not self.over:
+            if len(self.exact) < EXACT:
+                self.exact.append(us)
+            else:
+                self.over = True
+                self.exact = []
+
+    def remove(self, us):
+        if self.n:
+            self.n -= 1
+        self._count(bin_of(us), -1)
+        if not self.over and us in self.exact:
+            self.exact.remove(us)
+
+    def median(self):
+        """The (lower) median in microseconds, -1 with none."""
+        if not self.n:
+            return -1
+        if not self.over:
+            xs = sorted(self.exact)
+            if not xs:
+                return -1
+            return xs[(len(xs) - 1) // 2]
+        want = (self.n - 1) // 2
+        seen = 0
+        h = self.hist
+        for b in range(BINS):
+            seen += h[2 * b] | (h[2 * b + 1] << 8)
+            if seen > want:
+                return bin_mid(b)
+        return -1
+
+
+# -- a transcript's summary ----------------------------------------------------------
+def _ended(game):
+    mw = getattr(game, "match_winner", None)
+    if mw is not None:
+        return mw() is not None
+    return bool(game.over)
+
+
+def summarize(storage, name):
+    """Replay a transcript (streaming, the history forgotten as it goes) and return
+    its row without seq/status/cost: (game, players, moves, ended, winners, scores,
+    extra), or None when it holds no action. Damage stops the replay where it is."""
+    from core.errors import IllegalAction
+    from firmware.session import make_game
+    from core import notation, transcript
+    j = jr.Journal(storage, name)
+    try:
+        header, off = j.read_header()
+    except jr.JournalError:
+        return None
+    if header is None:
+        return None
+    game = None
+    try:
+        for text in header:
+            tokens = notation.tokenize(text)
+            if game is None:
+                gname, players = notation.parse_header(tokens)
+                game = make_game(gname, players)
+            else:
+                transcript.apply_line(game, tokens)
+    except IllegalAction:
+        return None
+    stress = game.NAME == "stress"
+    margins = [Margins() for _ in range(game.players)] if stress else None
+    prev = [(0, 0)] * game.players if stress else None
+    can_cp = True
+    pushed = 0
+    for kind, body, _, _, _ in j.records(off):
+        if kind == jr.BAD:
+            break
+        if kind != jr.ACTION:
+            continue
+        try:
+            game.push(body.decode("utf-8"))
+        except (IllegalAction, UnicodeError):
+            break
+        pushed += 1
+        if stress:
+            stats = game.stats
+            for p in range(game.players):
+                row = stats[p]
+                c, s = row[5], row[4]
+                pc, ps = prev[p]
+                if c > pc:
+                    margins[p].add(s - ps)
+                elif c < pc:
+                    margins[p].remove(ps - s)
+                if c != pc or s != ps:
+                    prev[p] = (c, s)
+        if can_cp and pushed % REBASE_EVERY == 0:
+            try:
+                lines = game.checkpoint()
+                game.rebase(len(game.history), lines)
+            except IllegalAction:
+                can_cp = False
+            gc.collect()
+    if not pushed:
+        return None
+    ended = _ended(game)
+    state = game.state()
+    if stress:
+        winners = [state["match_winner"]] if state["match_winner"] else []
+        scores = list(state["games_won"])
+        stats = game.stats
+        extra = "c=" + ",".join(["%d:%d:%d:%d" % (stats[p][0], stats[p][1], stats[p][3],
+                                                  margins[p].median())
+                                 for p in range(game.players)])
+    elif game.NAME == "stackdeck":
+        winners = list(state["winners"]) if state["over"] else []
+        scores = list(state["totals"])
+        run = [0] * game.players
+        parts = []
+        for row in state["rounds"]:
+            for p in range(game.players):
+                run[p] += row[p]
+            parts.append(",".join([str(v) for v in run]))
+        extra = "r=" + ("/".join(parts) if parts else "-")
+    else:
+        winners = list(state["winners"]) if state["over"] else []
+        scores = list(state["piles_won"])
+        piles = state["piles"]
+        extra = "p=" + ".".join(["%s%d" % (s, piles[s]["owner"] or 0) for s in "HSDC" if s in piles])
+    return (game.NAME, game.players, game.moves, ended, winners, scores, extra)
+
+
+def row_text(seq, status, cost, summary):
+    gname, players, moves, _, winners, scores, extra = summary
+    text = "%s %s %d %s %d %d %s %s %s" % (
+        name_of(seq)[:5], gname, players, status, cost, moves,
+        "+".join([str(w) for w in winners]) if winners else "-",
+        ",".join([str(s) for s in scores]), extra)
+    if len(text) + jr.SEAL_LEN + 1 > ROW_MAX:
+        text = text[:ROW_MAX - jr.SEAL_LEN - 1].rstrip()
+    return text
+
+
+class Row:
+    """One index line, parsed."""
+
+    def __init__(self, text):
+        w = text.split(" ")
+        if len(w) < 8 or not w[0].isdigit():
+            raise Damaged("row")
+        self.seq = int(w[0])
+        self.game = w[1]
+        self.players = int(w[2])
+        self.status = w[3]
+        self.cost = int(w[4])
+        self.moves = int(w[5])
+        self.winners = [] if w[6] == "-" else [int(x) for x in w[6].split("+")]
+        self.scores = [int(x) for x in w[7].split(",")] if w[7] else []
+        self.extra = w[8] if len(w) > 8 else ""
+
+    def rounds(self):
+        """Stack the Deck: [[totals after round 1], ...]."""
+        if not self.extra.startswith("r=") or self.extra == "r=-":
+            return []
+        return [[int(v) for v in part.split(",")] for part in self.extra[2:].split("/")]
+
+    def calls(self):
+        """Stress: [(won, tied, false, median_us), ...] per player."""
+        if not self.extra.startswith("c="):
+            return []
+        out = []
+        for part in self.extra[2:].split(","):
+            v = [int(x) for x in part.split(":")]
+            out.append((v[0], v[1], v[2], v[3]))
+        return out
+
+    def piles(self):
+        """Stack 31: [(suit, owner or 0), ...]."""
+        if not self.extra.startswith("p="):
+            return []
+        return [(p[0], int(p[1:])) for p in self.extra[2:].split(".") if p]
+
+
+def _parse_header(text):
+    w = text.split(" ")
+    if len(w) != 10 or w[0] != "archive" or w[2] != "next" or w[4] != "first" \
+            or w[6] != "games" or w[8] != "bytes":
+        raise Damaged("header")
+    try:
+        return [int(w[3]), int(w[5]), int(w[7]), int(w[9])]
+    except ValueError:
+        raise Damaged("header")
+
+
+def _header_text(h):
+    return "archive %s next %d first %d games %d bytes %d" % (VERSION, h[0], h[1], h[2], h[3])
+
+
+def _unseal_line(raw):
+    kind, body = jr.classify(raw)
+    if kind == jr.FILLER and not raw.strip():
+        return None
+    if kind != jr.ACTION and kind != jr.COMMENT:
+        raise Damaged("seal")
+    try:
+        return body.decode("utf-8")
+    except UnicodeError:
+        raise Damaged("text")
+
+
+# -- the archive -----------------------------------------------------------------------
+class Archive:
+    def __init__(self, storage, budget=DEFAULT_KB * 1024, play_room=PLAY_ROOM):
+        from firmware.storage import Storage
+        self.root = storage
+        self.budget = budget
+        self.play_room = play_room
+        self.st = Storage.__new__(Storage)  # the folder, created only when needed
+        self.st.fs = storage.fs
+        self.st.root = storage.root + "/" + FOLDER
+
+    def exists(self):
+        return self.root.exists(FOLDER)
+
+    def _mkdir(self):
+        if not self.exists():
+            self.root.fs.mkdir(self.st.path("")[:-1])
+
+    def cost(self, size):
+        bs = self.root.block_size()
+        return (size + bs - 1) // bs * bs
+
+    # The index -------------------------------------------------------------------
+    def header(self):
+        """[next, first, games, bytes] and the offset after the header line; raises
+        Damaged. No index: a fresh one's values."""
+        f = self.st.open_read(INDEX)
+        if f is None:
+            return [1, 1, 0, 0], 0
+        try:
+            raw = f.readline(ROW_MAX + 1)
+        finally:
+            f.close()
+        text = _unseal_line(raw) if raw.endswith(b"\n") else None
+        if text is None:
+            raise Damaged("header")
+        return _parse_header(text), len(raw)
+
+    def _write_index(self, h, skip, new_rows, keep=None):
+        """The index anew (atomic): header h, the old rows after the first `skip`
+        (only those `keep(row)` accepts, when given), then new_rows (texts)."""
+        w = self.st.atomic(INDEX)
+        try:
+            w.write(jr.seal_bytes(_header_text(h)))
+            f = self.st.open_read(INDEX)
+            if f is not None:
+                try:
+                    f.readline(ROW_MAX + 1)
+                    n = 0
+                    while True:
+                        raw = f.readline(ROW_MAX + 1)
+                        if not raw:
+                            break
+                        n += 1
+                        if n <= skip:
+                            continue
+                        if keep is not None:
+                            text = _unseal_line(raw)
+                            if text is None or not keep(Row(text)):
+                                continue
+                        w.write(raw)
+                finally:
+                    f.close()
+            for text in new_rows:
+                w.write(jr.seal_bytes(text))
+            w.commit()
+        except BaseException:
+            try:
+                w.abort()
+            except Exception:  # noqa: BLE001
+                pass
+            raise
+
+    def oldest(self, n):
+        """The first n rows (oldest first) as Row objects."""
+        out = []
+        f = self.st.open_read(INDEX)
+        if f is None:
+            return out
+        try:
+            f.readline(ROW_MAX + 1)
+            while len(out) < n:
+                raw = f.readline(ROW_MAX + 1)
+                if not raw:
+                    break
+                text = _unseal_line(raw)
+                if text is not None:
+                    out.append(Row(text))
+        finally:
+            f.close()
+        return out
+
+    def _plan_drops(self, h, extra_cost, free_now):
+        """How many of the oldest rows go so that the archive (plus extra_cost) fits the
+        budget and the flash keeps play_room free; and the bytes they free."""
+        k = 0
+        freed = 0
+        f = self.st.open_read(INDEX)
+        if f is None:
+            return 0, 0
+        try:
+            f.readline(ROW_MAX + 1)
+            while k < h[2]:
+                over = h[3] - freed + extra_cost > self.budget
+                short = free_now is not None and free_now + freed < self.play_room
+                if not over and not short:
+                    break
+                raw = f.readline(ROW_MAX + 1)
+                if not raw:
+                    break
+                text = _unseal_line(raw)
+                if text is None:
+                    continue
+                freed += Row(text).cost
+                k += 1
+        finally:
+            f.close()
+        return k, freed
+
+    def _drop_files(self, first, upto):
+        """Remove transcripts first..upto-1 that are there, oldest first."""
+        for seq in range(first, upto):
+            self.st.remove(name_of(seq))
+
+    # Keeping a game ---------------------------------------------------------------
+    def keep(self, status=None):
+        """The game in play (game.txt) goes to the archive. Returns what to say, or None.
+        OSError: the flash refused (the game in play is then still there, or
+        archived whole)."""
+        root = self.root
+        if not root.exists(IN_PLAY):
+            return None
+        gc.collect()
+        summary = summarize(root, IN_PLAY)
+        gc.collect()
+        if summary is None:
+            return None  # no action: nothing to keep (the new game writes over it)
+        if status is None:
+            status = "end" if summary[3] else "quit"
+        self._mkdir()
+        said = self.check()
+        h, _ = self.header()
+        cost = self.cost(root.size(IN_PLAY))
+        if cost > self.budget:
+            return _join(said, "Game too long for the archive: not kept")
+        k, freed = self._plan_drops(h, cost, root.free())
+        seq = h[0]
+        root.fs.rename(root.path(IN_PLAY), self.st.path(name_of(seq)))  # 1. the commit
+        first = h[1]
+        drops = self.oldest(k)
+        new_first = drops[-1].seq + 1 if drops else first
+        if h[2] - k == 0:
+            new_first = seq
+        nh = [seq + 1, new_first, h[2] - k + 1, h[3] - freed + cost]
+        text = row_text(seq, status, cost, summary)
+        self._write_index(nh, k, [text])  # 2.
+        self._drop_files(first, new_first)  # 3.
+        if k:
+            said = _join(said, "Archive full: %d oldest game%s dropped" % (k, "" if k == 1 else "s"))
+        return said
+
+    def make_room(self, need):
+        """A full flash in play: drop the oldest archived games until `need` bytes are
+        free (or the archive is empty). Returns how many were dropped."""
+        dropped = 0
+        try:
+            h, _ = self.header()
+        except Damaged:
+            return 0
+        while h[2] > 0:
+            free = self.root.free()
+            if free is not None and free >= need:
+                break
+            rows = self.oldest(1)
+            if not rows:
+                break
+            r = rows[0]
+            self.st.remove(name_of(r.seq))  # the file first: the flash is full
+            h = [h[0], r.seq + 1, h[2] - 1, h[3] - r.cost]
+            if h[2] == 0:
+                h[1] = h[0]
+            try:
+                self._write_index(h, 1, [])
+            except OSError:
+                pass  # check() drops the row whose file is gone
+            dropped += 1
+        if dropped:
+            global _said
+            _said = "Flash full: %d oldest game%s dropped" % (dropped, "" if dropped == 1 else "s")
+        return dropped
+
+    # Repair ------------------------------------------------------------------------
+    def check(self):
+        """Finish or repair what a power cut left (module docstring); a damaged index is
+        rebuilt. Returns what to say, or None. Cheap when all is well: a few stats."""
+        if not self.exists():
+            return None
+        self.st.recover(INDEX)
+        try:
+            h, _ = self.header()
+        except Damaged:
+            return self.rebuild()
+        said = None
+        # a transcript renamed in but not indexed (cut between steps 1 and 2)
+        if self.st.exists(name_of(h[0])):
+            rows = []
+            seq = h[0]
+            total = 0
+            while self.st.exists(name_of(seq)):
+                s = summarize(self.st, name_of(seq))
+                if s is not None:
+                    c = self.cost(self.st.size(name_of(seq)))
+                    rows.append(row_text(seq, "end" if s[3] else "quit", c, s))
+                    total += c
+                    if h[2] == 0 and len(rows) == 1:
+                        h[1] = seq
+                else:
+                    self.st.remove(name_of(seq))
+                seq += 1
+            h = [seq, h[1], h[2] + len(rows), h[3] + total]
+            self._write_index(h, 0, rows)
+            k, freed = self._plan_drops(h, 0, self.root.free())
+            if k:
+                drops = self.oldest(k)
+                first = h[1]
+                h = [h[0], drops[-1].seq + 1, h[2] - k, h[3] - freed]
+                if h[2] == 0:
+                    h[1] = h[0]
+                self._write_index(h, k, [])
+                self._drop_files(first, h[1])
+                said = "Archive full: %d oldest game%s dropped" % (k, "" if k == 1 else "s")
+        # transcripts older than the first row (cut in step 3)
+        seq = h[1] - 1
+        while seq > 0 and self.st.exists(name_of(seq)):
+            self.st.remove(name_of(seq))
+            seq -= 1
+        # rows whose transcript is gone (a drop for room cut before its index)
+        if h[2] > 0 and not self.st.exists(name_of(h[1])):
+            st = self.st
+            n, total, first = self._present()
+            h = [h[0], first if first is not None else h[0], n, total]
+            self._write_index(h, 0, [], lambda row: st.exists(name_of(row.seq)))
+        return said
+
+    def _present(self):
+        """(rows, bytes, first seq) of the rows whose transcript is there."""
+        n = total = 0
+        first = None
+        f = self.st.open_read(INDEX)
+        if f is None:
+            return 0, 0, None
+        try:
+            f.readline(ROW_MAX + 1)
+            while True:
+                raw = f.readline(ROW_MAX + 1)
+                if not raw:
+                    break
+                text = _unseal_line(raw)
+                if text is None:
+                    continue
+                r = Row(text)
+                if self.st.exists(name_of(r.seq)):
+                    n += 1
+                    total += r.cost
+                    if first is None:
+                        first = r.seq
+        finally:
+            f.close()
+        return n, total, first
+
+    def rebuild(self):
+        """A damaged (or lost) index: written anew from the transcripts. Reads every
+        game: slow, and rare."""
+        hint = 1
+        f = self.st.open_read(INDEX)
+        if f is not None:  # the header may be whole though a row is not
+            try:
+                raw = f.readline(ROW_MAX + 1)
+                try:
+                    text = _unseal_line(raw)
+                    if text is not None:
+                        hint = _parse_header(text)[0]
+                except Damaged:
+                    pass
+            finally:
+                f.close()
+        seqs = []
+        for name in self.st.listdir():
+            s = seq_of(name)
+            if s is not None:
+                seqs.append(s)
+        seqs.sort()
+        nxt = max(hint, (seqs[-1] + 1) if seqs else 1)
+        if self.st.exists(INDEX):
+            self.st.remove(INDEX)
+        w = self.st.atomic(INDEX)
+        rows = 0
+        total = 0
+        first = None
+        body = []
+        for s in seqs:
+            summary = summarize(self.st, name_of(s))
+            gc.collect()
+            if summary is None:
+                continue
+            c = self.cost(self.st.size(name_of(s)))
+            body.append(jr.seal_bytes(row_text(s, "end" if summary[3] else "quit", c, summary)))
+            rows += 1
+            total += c
+            if first is None:
+                first = s
+        h = [nxt, first if first is not None else nxt, rows, total]
+        w.write(jr.seal_bytes(_header_text(h)))
+        for b in body:
+            w.write(b)
+        w.commit()
+        return "Archive index rebuilt (%d game%s)" % (rows, "" if rows == 1 else "s")
+
+
+def _join(a, b):
+    if a and b:
+        return a + " / " + b
+    return a or b
+
+
+class Pager:
+    """The index read newest first, one row at a time from the end of the file: the
+    History list keeps only the rows it shows. Damaged: the caller rebuilds."""
+
+    def __init__(self, archive):
+        self.st = archive.st
+        h, self.start = archive.header()
+        self.count = h[2]
+        self.i = -1  # cursor: row i (0 = newest) starts at self.off
+        self.off = 0
+
+    def _end(self):
+        return self.st.size(INDEX)
+
+    def _prev_start(self, f, off):
+        """Start of the line that ends just before `off`."""
+        lo = max(self.start, off - ROW_MAX)
+        f.seek(lo)
+        chunk = f.read(off - lo)
+        k = chunk.rfind(b"\n", 0, len(chunk) - 1)
+        if k < 0:
+            if lo > self.start:
+                raise Damaged("row too long")
+            return lo
+        return lo + k + 1
+
+    def row(self, i):
+        """Row i, newest first (0 .. count-1)."""
+        if not 0 <= i < self.count:
+            raise IndexError(i)
+        f = self.st.open_read(INDEX)
+        if f is None:
+            raise Damaged("gone")
+        try:
+            if self.i < 0 or i < self.i // 2:
+                self.i = -1
+                self.off = self._end()
+            while self.i < i:  # older: back one line
+                self.off = self._prev_start(f, self.off)
+                self.i += 1
+            while self.i > i:  # newer: forward one line
+                f.seek(self.off)
+                self.off += len(f.readline(ROW_MAX + 1))
+                self.i -= 1
+            f.seek(self.off)
+            raw = f.readline(ROW_MAX + 1)
+        finally:
+            f.close()
+        if not raw.endswith(b"\n"):
+            raise Damaged("torn row")
+        text = _unseal_line(raw)
+        if text is None:
+            raise Damaged("blank row")
+        try:
+            return Row(text)
+        except ValueError:
+            raise Damaged("row")
+
+
+def make_room_for(journal, nbytes, error):
+    """The journal could not write nbytes (firmware.session): when the flash is full,
+    drop the oldest archived games until they fit. True when some were dropped (write
+    again). Never raises."""
+    if not error.args or error.args[0] != jr.ENOSPC:
+        return False
+    try:
+        st = journal.storage
+        need = nbytes + journal.cp_bytes + (jr.RESERVE_BLOCKS + 1) * st.block_size()
+        return Archive(st).make_room(need) > 0
+    except Exception:  # noqa: BLE001 - the entry is refused as before
+        return False
+
+
+def for_app(app):
+    """The device's archive with the budget from settings."""
+    kb = DEFAULT_KB
+    try:
+        kb = app.settings.get("archive_kb")
+    except (KeyError, AttributeError):
+        pass
+    return Archive(app.hw.storage, kb * 1024)
+
+
+def before_new(app):
+    """The new-game screen, before the new journal is started: the game in play goes to
+    the archive. Returns (go on, what to say or None); never raises. When the game in
+    play could not be archived it stays in play and the new game must not start."""
+    session = app.session
+    app.session = None  # its heap is free while the transcript is read
+    gc.collect()
+    try:
+        return True, for_app(app).keep()
+    except Exception as e:  # noqa: BLE001 - never the error screen for this
+        app._log(e)
+        if app.hw.storage.exists(IN_PLAY):
+            app.session = session  # not archived: still the game in play
+            return False, "Not started: %s" % _why(e)
+        return True, None
+
+
+def _why(e):
+    if isinstance(e, OSError):
+        return jr.reason(e).replace(": not saved", "")
+    return "archive error (%s)" % type(e).__name__

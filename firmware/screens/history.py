@@ -1,0 +1,135 @@
+"""History: the past games (firmware/archive.py), newest first; OK opens one.
+
+Each row: number, game, players and the result ("12 Deck 2p P1 won", "9 S31 3p left
+2-1-0" for a game left unfinished). The index is read a row at a time (archive.Pager):
+only the rows on the screen are kept, whatever the number of games. Archived games are
+read-only. A game in play that is over is moved to the archive when History opens (the
+table has left its end screen).
+"""
+
+from firmware import archive as ar
+from firmware import buttons as b
+from firmware import ui
+from firmware.screen import Screen, is_step
+
+ROWS = ui.ROWS - 1  # 7 under the title
+SHORT = {"stack31": "S31", "stackdeck": "Deck", "stress": "Stress"}
+
+
+def result(row):
+    """'P1 won', 'tie P1+P3', 'no winner' or, for a game left, 'left 12-8'."""
+    if row.status != "end":
+        return "left " + "-".join([str(s) for s in row.scores])
+    if not row.winners:
+        return "no winner"
+    if len(row.winners) == 1:
+        return "P%d won" % row.winners[0]
+    return "tie " + "+".join(["P%d" % w for w in row.winners])
+
+
+def label(row):
+    return "%d %s %dp %s" % (row.seq, SHORT.get(row.game, row.game), row.players, result(row))
+
+
+class HistoryScreen(Screen):
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self.index = 0
+        self.top = 0
+        self.shown = {}  # row number -> Row, only those on the screen
+        self.pager = None
+        self.said = None
+
+    def enter(self):
+        if self.pager is None:
+            self._open()
+        if self.said:
+            self.app.toast(self.said, 4000)
+            self.said = None
+
+    def _open(self):
+        app = self.app
+        arch = ar.for_app(app)
+        said = ar.take_said()
+        session = app.session
+        if session is not None and session.game is not None and ar._ended(session.game):
+            try:
+                said = ar._join(said, arch.keep("end"))
+                app.session = None  # archived: read-only from now on
+            except Exception as e:  # noqa: BLE001
+                app._log(e)
+                said = ar._join(said, "Game not archived: " + ar._why(e))
+        try:
+            said = ar._join(said, arch.check())
+            self.pager = ar.Pager(arch)
+        except ar.Damaged:
+            said = ar._join(said, arch.rebuild())
+            self.pager = ar.Pager(arch)
+        except OSError as e:
+            said = ar._join(said, "Archive: " + ar._why(e))
+            self.pager = None
+        self.arch = arch
+        self.said = said
+
+    def count(self):
+        return self.pager.count if self.pager is not None else 0
+
+    def row(self, i):
+        r = self.shown.get(i)
+        if r is None:
+            try:
+                r = self.pager.row(i)
+            except ar.Damaged:
+                self.said = self.arch.rebuild()
+                self.pager = ar.Pager(self.arch)
+                self.shown = {}
+                self.index = self.top = 0
+                self.app.toast(self.said, 4000)
+                return None
+            self.shown[i] = r
+        return r
+
+    def on_button(self, kind, button):
+        n = self.count()
+        if button in (b.UP, b.DOWN) and is_step(kind) and n:
+            self.index = (self.index + (-1 if button == b.UP else 1)) % n
+            self.app.redraw()
+        elif button == b.OK and kind == b.SHORT and n:
+            r = self.row(self.index)
+            if r is not None:
+                from firmware.screens.history_game import game_screen
+                self.app.push(game_screen(self.app, r))
+        else:
+            Screen.on_button(self, kind, button)
+
+    def draw(self, fb):
+        n = self.count()
+        ui.bar(fb, "History", right_text="%d game%s" % (n, "" if n == 1 else "s"))
+        if not n:
+            ui.center(fb, "No games yet", 24)
+            ui.center(fb, "Games are kept here", 36)
+            ui.center(fb, "when the next starts", 45)
+            return
+        if self.index < self.top:
+            self.top = self.index
+        elif self.index >= self.top + ROWS:
+            self.top = self.index - ROWS + 1
+        for k in list(self.shown):  # forget the rows scrolled away
+            if not self.top <= k < self.top + ROWS:
+                del self.shown[k]
+        for k in range(ROWS):
+            i = self.top + k
+            if i >= n:
+                break
+            r = self.row(i)
+            if r is None:
+                return
+            y = ui.LINE + k * ui.LINE
+            if i == self.index:
+                ui.marker(fb, 0, y)
+            ui.text(fb, label(r)[:ui.COLS - 1], ui.CHAR, y)
+        if n > ROWS:
+            span = ROWS * ui.LINE
+            h = max(3, span * ROWS // n)
+            pos = ui.LINE + (span - h) * self.top // max(1, n - ROWS)
+            fb.vline(ui.W - 1, pos, h, 1)
