@@ -222,3 +222,24 @@ def test_names_from_settings_show_with_the_seat(tmp_path):
     dev.app.settings.save()
     open_stack31(dev)
     assert dev.shows("P1 ANN")
+
+
+def test_a_message_never_covers_a_dialog_and_leaves_with_its_screen(tmp_path):
+    dev = new_device(tmp_path)
+    open_stack31(dev)
+    draw(dev)
+    dev.press("BACK")  # undo: "undone: draw" on the board
+    assert dev.app.toast_text() == ["undone: draw"] and dev.shows("undone: draw")
+    choose_action(dev, "Disqualify")
+    dev.press("OK")  # the dialog: the message is gone, the prompt in full
+    assert dev.shows("Disqualify P1?") and dev.shows("OK: yes") and dev.shows("BACK: no")
+    assert dev.app.toast_text() is None and not dev.shows("undone: draw")
+    dev.press("OK")  # yes: P1 out
+    assert dev.game.state()["disqualified"] == [1]
+    dev.press("BACK")  # undo the dq
+    assert dev.shows("undone: dq")
+    choose_action(dev, "Disqualify")
+    dev.press("OK")  # disqualify again
+    assert dev.shows("Disqualify P1?") and not dev.shows("undone: dq")
+    dev.press("OK")
+    assert not dev.shows("undone: dq") and dev.game.over
