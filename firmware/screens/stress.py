@@ -412,6 +412,10 @@ class StressScreen(Screen):
     def awake(self):
         return self.count_kind >= 0 or self.game.on
 
+    def toast_place(self):
+        # A countdown keeps "BACK: cancel" at the bottom: messages go over its title.
+        return "top" if self.count_kind >= 0 else "bottom"
+
     # Lines -----------------------------------------------------------------------
 
     def _push(self, action, table=True):
