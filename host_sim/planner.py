@@ -32,13 +32,24 @@ def picker_route(picker, card):
                 return route
             for name, button in ARROWS:
                 picker.rank, picker.suit = here
-                there = picker.step(button)
+                there = _step(picker, button)
                 if there not in seen:
                     seen[there] = (here, name)
                     queue.append(there)
         return None
     finally:
         picker.rank, picker.suit = start
+
+
+def _step(picker, button):
+    """Where a press takes the picker: its own answer, or for a picker that has none
+    (the plain 13 x 4 ring of old) the rank or suit one step round."""
+    if hasattr(picker, "step"):
+        return picker.step(button)
+    rank, suit = picker.rank, picker.suit
+    if button in (b.UP, b.DOWN):
+        return (rank - 1 + (1 if button == b.UP else -1)) % 13 + 1, suit
+    return rank, (suit + (1 if button == b.RIGHT else -1)) % 4
 
 
 def cycle_steps(index, goal, n):
