@@ -2,9 +2,10 @@
 # CPython with host_sim's framebuf installed as `framebuf`.
 #
 # The driver is a framebuf.FrameBuffer (MONO_VLSB): draw on it, then show(). show()
-# keeps a copy of what the panel already holds and sends only the pages (8-pixel
-# rows) whose bytes changed, one I2C data transaction per run of adjacent changed
-# pages; show(full=True) sends everything. All buffers are allocated in __init__;
+# keeps a copy of what the panel already holds and sends only the changed columns of
+# the changed pages (8-pixel rows), through the controller's column and page window
+# (0x21/0x22, horizontal addressing); adjacent pages share a window when that is
+# cheaper. show(full=True) sends everything. All buffers are allocated in __init__;
 # show() allocates nothing on MicroPython.
 #
 # Transport seam: a subclass provides write_cmd(cmd) (one command byte) and
@@ -65,11 +66,29 @@ class SSD1306(framebuf.FrameBuffer):
         self._runs = runs
         # Column window: narrow panels sit in the middle of the 128 columns.
         self._col0 = (128 - width) // 2 if width < 128 else 0
-        self._window = bytearray(6)
-        self._window[0] = _SET_COL_ADDR
-        self._window[1] = self._col0
-        self._window[2] = self._col0 + width - 1
-        self._window[3] = _SET_PAGE_ADDR
+        self._win = bytearray(6)
+        self._win[0] = _SET_COL_ADDR
+        self._win[1] = self._col0
+        self._win[2] = self._col0 + width - 1
+        self._win[3] = _SET_PAGE_ADDR
+        # Changed columns per page and the send plan (see show()).
+        self._lo = bytearray(self.pages)
+        self._hi = bytearray(self.pages)
+        self._best = [0] * (self.pages + 1)
+        self._back = [0] * (self.pages + 1)
+        self._starts = bytearray(self.pages)
+        self._ends = bytearray(self.pages)
+        # Staging for narrow windows: byte 0 is the control byte 0x40, bytes 1..w one
+        # page's columns; a ready view for each window width (multiples of 8, and the
+        # panel's width).
+        self._stage = bytearray(1 + width)
+        self._stage[0] = 0x40
+        stage = memoryview(self._stage)
+        self._stage_data = [None] * (width + 1)
+        self._stage_msg = [None] * (width + 1)
+        for w in list(range(8, width + 1, 8)) + [width]:
+            self._stage_data[w] = stage[1:1 + w]
+            self._stage_msg[w] = stage[:1 + w]
         self._cmd2 = bytearray(2)
         self._flipped = False
         self.init_display()
@@ -150,27 +169,131 @@ class SSD1306(framebuf.FrameBuffer):
 
     # -- frames ------------------------------------------------------------------------
     def show(self, full=False):
-        """Send the pages that changed since the last show() (all of them if full)."""
+        """Send what changed since the last show() (everything if full).
+
+        Per page (8-pixel row) the changed columns lo..hi are found; the window is
+        widened to a multiple of 8 columns (the transport has a ready buffer for each
+        such width, so nothing is allocated). Adjacent changed pages share one window
+        when that costs fewer bytes than a window each: the plan with the fewest I2C
+        bytes is chosen (a small dynamic programme over the pages). A window is one
+        command transaction (0x21 c0 c1 0x22 p0 p1, 7 bytes); its data goes as one
+        transaction when the window is full width, else one per page."""
         pages = self.pages
+        width = self.width
         page = self._page
         shadow = self._shadow_page
-        p = 0
-        while p < pages:
-            if full or page[p] != shadow[p]:
-                start = p
-                while p < pages and (full or page[p] != shadow[p]):
-                    shadow[p][:] = page[p]
-                    p += 1
-                self._send_run(start, p - 1)
+        lo = self._lo
+        hi = self._hi
+        changed = 0
+        for p in range(pages):
+            a = page[p]
+            b = shadow[p]
+            if full:
+                lo[p] = 0
+                hi[p] = width - 1
+            elif a == b:
+                lo[p] = width  # nothing
+                continue
             else:
-                p += 1
+                i = 0
+                while a[i] == b[i]:
+                    i += 1
+                j = width - 1
+                while a[j] == b[j]:
+                    j -= 1
+                lo[p] = i
+                hi[p] = j
+            b[:] = a
+            changed += 1
+        if not changed:
+            return
+        # best[i]: fewest bytes for pages 0..i-1; back[i]: where its last group starts
+        # (-1: page i-1 is unchanged and skipped).
+        best = self._best
+        back = self._back
+        best[0] = 0
+        for i in range(1, pages + 1):
+            best[i] = -1
+            if lo[i - 1] >= width:
+                best[i] = best[i - 1]
+                back[i] = -1
+                continue
+            g_lo = width
+            g_hi = 0
+            for j in range(i - 1, -1, -1):  # group j..i-1
+                if lo[j] < width:
+                    if lo[j] < g_lo:
+                        g_lo = lo[j]
+                    if hi[j] > g_hi:
+                        g_hi = hi[j]
+                    if best[j] >= 0:
+                        cost = best[j] + self._group_cost(g_lo, g_hi, i - j)
+                        if best[i] < 0 or cost < best[i]:
+                            best[i] = cost
+                            back[i] = j
+        # Walk the plan back, then send the groups from the top.
+        n = 0
+        i = pages
+        starts = self._starts
+        while i > 0:
+            if back[i] < 0:
+                i -= 1
+            else:
+                starts[n] = back[i]
+                self._ends[n] = i - 1
+                n += 1
+                i = back[i]
+        while n > 0:
+            n -= 1
+            self._send_group(starts[n], self._ends[n])
 
-    def _send_run(self, p0, p1):
-        w = self._window
-        w[4] = p0
-        w[5] = p1
-        self.write_cmds(w)
-        self.write_data(self._runs[p0 * self.pages + p1])
+    def _pad(self, g_lo, g_hi):
+        """Width of the window for changed columns g_lo..g_hi: a multiple of 8 (or the
+        panel's width). It starts at g_lo, or ends at the right edge if that is nearer."""
+        w = (g_hi - g_lo + 8) & ~7
+        return w if w < self.width else self.width
+
+    def _group_cost(self, g_lo, g_hi, k):
+        w = self._pad(g_lo, g_hi)
+        if w == self.width:
+            return 7 + 1 + k * w
+        return 7 + k * (1 + w)
+
+    def _send_group(self, p0, p1):
+        lo = self._lo
+        hi = self._hi
+        width = self.width
+        g_lo = width
+        g_hi = 0
+        for p in range(p0, p1 + 1):
+            if lo[p] < width:
+                if lo[p] < g_lo:
+                    g_lo = lo[p]
+                if hi[p] > g_hi:
+                    g_hi = hi[p]
+        w = self._pad(g_lo, g_hi)
+        c0 = g_lo if g_lo + w <= width else width - w
+        win = self._win
+        win[1] = self._col0 + c0
+        win[2] = self._col0 + c0 + w - 1
+        win[4] = p0
+        win[5] = p1
+        self.write_cmds(win)
+        if w == width:
+            self.write_data(self._runs[p0 * self.pages + p1])
+            return
+        buf = self.buffer
+        stage = self._stage
+        for p in range(p0, p1 + 1):
+            k = p * width + c0
+            for x in range(1, w + 1):
+                stage[x] = buf[k]
+                k += 1
+            self._write_stage(w)
+
+    def _write_stage(self, w):
+        """Send stage bytes 1..w as GDDRAM data (stage[0] is free for a control byte)."""
+        self.write_data(self._stage_data[w])
 
     def dirty_pages(self):
         """The pages show() would send now (for tests and figures)."""
@@ -213,6 +336,9 @@ class SSD1306_I2C(SSD1306):
             self.i2c.writeto(self.addr, self._ctl_cmds_2)
         else:  # init: allocation is fine here
             self.i2c.writeto(self.addr, b"\x00" + bytes(buf))
+
+    def _write_stage(self, w):
+        self.i2c.writeto(self.addr, self._stage_msg[w])
 
     def write_data(self, buf):
         n = len(buf)

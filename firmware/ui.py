@@ -1,50 +1,173 @@
-"""Drawing helpers for the 128x64 screen: text placement, big digits, bars, a list menu.
+"""Drawing helpers for the 128x64 screen: text, large digits, bars, boxes, a list menu.
 
-The built-in font is 8x8, so the screen holds 16 columns by 8 rows of text. Numbers
-that matter are drawn 2x or 3x with `big`, so they read from across the table.
+Text is the project's 6x8 font (firmware/font6x8.py): 21 columns by 8 rows, drawn
+with `text(fb, s, x, y, c)` (never fb.text, whose built-in font is 8x8). Numbers that
+matter are drawn with `big`: digits, + and - come from the large digit font
+(firmware/digits.py: 10x16 at scale 2, 14x24 at scale 3, 20x32 at scale 4, no
+slashed zero), other characters are the built-in 8x8 font scaled up, their bottoms
+lined up with the digits'.
+
+Glyphs are copied with framebuf.blit from font strips allocated once at import:
+nothing here allocates while drawing.
 """
 
 import framebuf
 
+from firmware import digits as _digits
+from firmware import font6x8 as _font
+
 W = 128
 H = 64
-CHAR = 8
-COLS = W // CHAR  # 16
-ROWS = H // CHAR  # 8
+CHAR = 6  # text advance (5 pixels of glyph, 1 blank)
+LINE = 8  # text row height
+COLS = W // CHAR  # 21
+ROWS = H // LINE  # 8
 
-# One glyph, drawn once into this scratch buffer and scaled up by `big`.
+_N = _font.COUNT
+# The whole font as one MONO_VLSB strip, glyph i at x = 6 * i.
+_font_buf = bytearray(_font.FONT)
+_font_fb = framebuf.FrameBuffer(_font_buf, CHAR * _N, 8, framebuf.MONO_VLSB)
+# One glyph cell: cut out of the strip (blit clips to it), then blitted with a key.
+_cell_buf = bytearray(CHAR)
+_cell = framebuf.FrameBuffer(_cell_buf, CHAR, 8, framebuf.MONO_VLSB)
+# Palette for dark text on a lit background: glyph 1 -> 0, background 0 -> 1 (the key).
+_inv_buf = bytearray(1)
+_inv = framebuf.FrameBuffer(_inv_buf, 2, 1, framebuf.MONO_HLSB)
+_inv.pixel(0, 0, 1)
+_inv.pixel(1, 0, 0)
+
+
+def text(fb, s, x, y, c=1):
+    """`s` in the 6x8 font, top left at x, y, in colour c (0 on a lit background)."""
+    if y <= -LINE or y >= H or x >= W:
+        return
+    cell = _cell
+    strip = _font_fb
+    for ch in s:
+        if x > -CHAR:
+            i = ord(ch) - 32
+            if i < 0 or i >= _N - 1:
+                i = _N - 1
+            cell.blit(strip, -CHAR * i, 0)
+            if c:
+                fb.blit(cell, x, y, 0)
+            else:
+                fb.blit(cell, x, y, 1, _inv)
+        x += CHAR
+        if x >= W:
+            return
+
+
+def width(s):
+    """Pixels taken by `s` in the text font (its last blank column included)."""
+    return len(s) * CHAR
+
+
+def fits(s, room=W):
+    """True when `s` fits in `room` pixels (the last glyph's blank column may hang out)."""
+    return len(s) * CHAR - 1 <= room
+
+
+def center(fb, s, y, c=1):
+    text(fb, s, (W - len(s) * CHAR + 1) // 2, y, c)
+
+
+def center_in(fb, s, x0, width, y, c=1):
+    text(fb, s, x0 + (width - len(s) * CHAR + 1) // 2, y, c)
+
+
+def right(fb, s, y, c=1, margin=0):
+    text(fb, s, W - len(s) * CHAR + 1 - margin, y, c)
+
+
+def bar(fb, left, y=0, right_text=""):
+    """An inverted full-width row: titles and the status line. The left text is cut
+    to leave a space before the right-hand text."""
+    fb.fill_rect(0, y, W, LINE, 1)
+    room = COLS - len(right_text) - 1 if right_text else COLS
+    text(fb, left[:room], 1, y, 0)
+    if right_text:
+        right(fb, right_text, y, 0, 1)
+
+
+# -- large digits ------------------------------------------------------------------------
+class _BigFont:
+    """One size of the digit font: its strip and a cell to cut glyphs into."""
+
+    def __init__(self, height, width, stroke, data):
+        self.h = height
+        self.w = width
+        self.gap = stroke  # space after a digit
+        self.strip = framebuf.FrameBuffer(bytearray(data), width * len(_digits.CHARS),
+                                          height, framebuf.MONO_VLSB)
+        self.cell = framebuf.FrameBuffer(bytearray(width * ((height + 7) // 8)), width,
+                                         height, framebuf.MONO_VLSB)
+
+
+_BIG = {}
+for _h in _digits.SIZES:
+    _w, _t, _data = _digits.SIZES[_h]
+    _BIG[_h // 8] = _BigFont(_h, _w, _t, _data)  # scale 2: 16 px, 3: 24 px, 4: 32 px
+del _h, _w, _t, _data
+
+# One 8x8 glyph of the built-in font, drawn into this scratch buffer and scaled up.
 _glyph_buf = bytearray(8)
 _glyph = framebuf.FrameBuffer(_glyph_buf, 8, 8, framebuf.MONO_VLSB)
 
 
-def center(fb, s, y, c=1):
-    fb.text(s, (W - len(s) * CHAR) // 2, y, c)
+def big_height(scale):
+    """Pixel height of `big` text at `scale`."""
+    f = _BIG.get(scale)
+    return f.h if f else LINE * scale
 
 
-def center_in(fb, s, x0, width, y, c=1):
-    fb.text(s, x0 + (width - len(s) * CHAR) // 2, y, c)
+def _advance(ch, scale):
+    f = _BIG.get(scale)
+    if f is not None and ch in _digits.CHARS:
+        return f.w + f.gap
+    if ch == " ":
+        return 4 * scale
+    return 8 * scale
 
 
-def right(fb, s, y, c=1, margin=0):
-    fb.text(s, W - len(s) * CHAR - margin, y, c)
-
-
-def bar(fb, left, y=0, right_text=""):
-    """An inverted full-width row: titles and the status line."""
-    fb.fill_rect(0, y, W, CHAR, 1)
-    room = COLS - len(right_text) - 1 if right_text else COLS  # a space between the two
-    fb.text(left[:room], 0, y, 0)
-    if right_text:
-        fb.text(right_text, W - len(right_text) * CHAR, y, 0)
-
-
-def big_width(s, scale):
-    return len(s) * CHAR * scale
+def big_width(s, scale=2):
+    """Pixels from the left of `s` to the right of its last glyph."""
+    if scale < 2:
+        return len(s) * CHAR - 1
+    n = 0
+    for ch in s:
+        n += _advance(ch, scale)
+    if s:
+        last = s[-1]
+        f = _BIG.get(scale)
+        if f is not None and last in _digits.CHARS:
+            n -= f.gap
+        elif last != " ":
+            n -= scale  # the 8x8 glyphs' blank last column
+    return n
 
 
 def big(fb, s, x, y, scale=2, c=1):
-    """Text at `scale` times the font size (2: 16 px tall, 3: 24 px)."""
+    """Large text, top left at x, y: scale 2 is 16 px tall, 3 is 24, 4 is 32. Digits
+    (and + -) from the digit font, other characters the 8x8 font times `scale` with
+    their baseline on the digits'. Scale 1 is plain text."""
+    if scale < 2:
+        text(fb, s, x, y, c)
+        return
+    f = _BIG.get(scale)
     for ch in s:
+        if f is not None and ch in _digits.CHARS:
+            f.cell.blit(f.strip, -f.w * _digits.CHARS.index(ch), 0)
+            if c:
+                fb.blit(f.cell, x, y, 0)
+            else:
+                fb.blit(f.cell, x, y, 1, _inv)
+            x += f.w + f.gap
+            continue
+        if ch == " ":
+            x += 4 * scale
+            continue
+        top = y + (f.h - 7 * scale if f is not None else 0)
         _glyph.fill(0)
         _glyph.text(ch, 0, 0, 1)
         for gx in range(8):
@@ -57,21 +180,22 @@ def big(fb, s, x, y, scale=2, c=1):
                     run = 1
                     while gy + run < 8 and column & (1 << (gy + run)):
                         run += 1
-                    fb.fill_rect(x + gx * scale, y + gy * scale, scale, run * scale, c)
+                    fb.fill_rect(x + gx * scale, top + gy * scale, scale, run * scale, c)
                     gy += run
                 else:
                     gy += 1
-        x += CHAR * scale
+        x += 8 * scale
 
 
 def big_center(fb, s, y, scale=2, c=1, x0=0, width=W):
     big(fb, s, x0 + (width - big_width(s, scale)) // 2, y, scale, c)
 
 
-def wrap(text, cols=COLS):
+# -- blocks of text ----------------------------------------------------------------------
+def wrap(s, cols=COLS):
     """Split text into lines of at most `cols` characters, at spaces where possible."""
     lines = []
-    for para in text.split("\n"):
+    for para in s.split("\n"):
         line = ""
         for word in para.split(" "):
             while len(word) > cols:
@@ -91,17 +215,24 @@ def wrap(text, cols=COLS):
     return lines
 
 
+BOX_COLS = (W - 4) // CHAR  # 20: text inside a full-width framed box
+
+
 def box(fb, x, y, w, h, text_lines):
     """A framed box with centred lines: pop-ups and refusals."""
     fb.fill_rect(x, y, w, h, 0)
     fb.rect(x, y, w, h, 1)
     top = y + (h - len(text_lines) * 9) // 2 + 1
     for i, line in enumerate(text_lines):
-        fb.text(line, x + (w - len(line) * CHAR) // 2, top + i * 9, 1)
+        text(fb, line, x + (w - len(line) * CHAR + 1) // 2, top + i * 9, 1)
 
 
 class Menu:
-    """A scrolling list with one selected row (the selected row is drawn inverted)."""
+    """A scrolling list with one selected row, marked by an arrow at the left (a
+    marker rather than an inverted row: moving the cursor changes a few columns, not
+    two whole rows, so it costs few bytes on the bus)."""
+
+    LABEL_COLS = COLS - 1  # 20: after the marker's column
 
     def __init__(self, items, index=0):
         self.items = items  # labels (str)
@@ -115,7 +246,7 @@ class Menu:
     def selected(self):
         return self.index
 
-    def draw(self, fb, y=CHAR, rows=ROWS - 1):
+    def draw(self, fb, y=LINE, rows=ROWS - 1):
         if self.index < self.top:
             self.top = self.index
         elif self.index >= self.top + rows:
@@ -124,15 +255,18 @@ class Menu:
             i = self.top + row
             if i >= len(self.items):
                 break
-            label = self.items[i][:COLS - 1]
-            yy = y + row * CHAR
+            yy = y + row * LINE
             if i == self.index:
-                fb.fill_rect(0, yy, W, CHAR, 1)
-                fb.text(">" + label, 0, yy, 0)
-            else:
-                fb.text(" " + label, 0, yy, 1)
+                marker(fb, 0, yy)
+            text(fb, self.items[i][:self.LABEL_COLS], CHAR, yy, 1)
         if len(self.items) > rows:  # a scroll mark on the right edge
-            span = rows * CHAR
+            span = rows * LINE
             h = max(3, span * rows // len(self.items))
             pos = y + (span - h) * self.top // max(1, len(self.items) - rows)
             fb.vline(W - 1, pos, h, 1)
+
+
+def marker(fb, x, y, c=1):
+    """A solid arrow pointing right, 4x7, in a text cell: the selected row."""
+    for k in range(4):
+        fb.vline(x + k, y + k, 7 - 2 * k, c)

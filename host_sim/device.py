@@ -115,7 +115,7 @@ class SimDevice:
         return [[fb.pixel(x, y) for x in range(fb.width)] for y in range(fb.height)]
 
     def find_text(self, text, scale=1):
-        """(x, y) where `text` shows on the panel in the 8x8 font (lit or inverted), or None."""
+        """(x, y) where `text` shows on the panel in the 6x8 font (lit or inverted), or None."""
         return find_text(self.pixels(), text, scale)
 
     def shows(self, text, scale=1):
@@ -139,30 +139,36 @@ _glyph_cache = {}
 
 
 def _glyph_rows(text, scale=1):
-    """The rows of `text` drawn in the 8x8 font at `scale`, as ints (bit 0 = leftmost)."""
+    """(rows, width) of `text` as the firmware draws it (firmware.ui: the 6x8 font at
+    scale 1, ui.big at 2 and more), rows as ints (bit 0 = leftmost)."""
     key = (text, scale)
-    rows = _glyph_cache.get(key)
-    if rows is None:
-        width = 8 * len(text)
-        buf = bytearray(width)
-        fb = _framebuf.FrameBuffer(buf, width, 8, _framebuf.MONO_VLSB)
-        fb.text(text, 0, 0, 1)
+    got = _glyph_cache.get(key)
+    if got is None:
+        _framebuf.install()
+        from firmware import ui
+        width = ui.width(text) if scale < 2 else ui.big_width(text, scale)
+        height = ui.LINE if scale < 2 else ui.big_height(scale)
+        fb = _framebuf.FrameBuffer(bytearray(width * ((height + 7) // 8)), width, height,
+                                   _framebuf.MONO_VLSB)
+        if scale < 2:
+            ui.text(fb, text, 0, 0, 1)
+        else:
+            ui.big(fb, text, 0, 0, scale, 1)
         rows = []
-        for y in range(8 * scale):
+        for y in range(height):
             bits = 0
-            for x in range(width * scale):
-                if fb.pixel(x // scale, y // scale):
+            for x in range(width):
+                if fb.pixel(x, y):
                     bits |= 1 << x
             rows.append(bits)
-        _glyph_cache[key] = rows
-    return rows
+        got = _glyph_cache[key] = (rows, width)
+    return got
 
 
 def find_text(pixels, text, scale=1):
-    """(x, y) of `text` in the 8x8 font at `scale` (firmware.ui.big), lit or inverted."""
-    want = _glyph_rows(text, scale)
+    """(x, y) of `text` in the 6x8 font (scale 1) or firmware.ui.big, lit or inverted."""
+    want, width = _glyph_rows(text, scale)
     height = len(want)
-    width = 8 * len(text) * scale
     mask = (1 << width) - 1
     lines = []
     for row in pixels:

@@ -26,7 +26,7 @@ from host_sim.ssd1306_emu import (  # noqa: E402
 
 ADDR = 0x3C
 FULL_FRAME = 1 + 6 + 1 + 1024  # window: control + 6 commands; data: control + 1,024
-ONE_PAGE = 1 + 6 + 1 + 128
+ONE_COLUMN_WINDOW = 1 + 6 + 1 + 8  # the narrowest window: 8 columns of one page
 
 
 class Bus:
@@ -96,7 +96,7 @@ def test_full_frame_bytes(rig):
     assert_shows(emu, oled)
 
 
-def test_one_pixel_sends_one_page(rig):
+def test_one_pixel_sends_its_column_window(rig):
     emu, oled = rig
     draw_scene(oled)
     oled.show()
@@ -106,10 +106,65 @@ def test_one_pixel_sends_one_page(rig):
     oled.show()
     stats = emu.end_frame()
     print("\nown driver, one pixel changed:", stats)
-    assert stats["bytes"] == ONE_PAGE == 136
-    assert stats["data_bytes"] == 128 and stats["transactions"] == 2
-    assert emu.log[-1] == (0x22, 2, 2) and emu.log[-2] == (0x21, 0, 127)
+    # a window of 8 columns on page 2: 7 command bytes, then control + 8 data bytes
+    assert stats["bytes"] == ONE_COLUMN_WINDOW == 16
+    assert stats["data_bytes"] == 8 and stats["transactions"] == 2
+    assert emu.log[-1] == (0x22, 2, 2) and emu.log[-2] == (0x21, 100, 107)
     assert_shows(emu, oled)
+
+
+def test_a_window_at_the_right_edge_stays_on_the_panel(rig):
+    emu, oled = rig
+    oled.pixel(126, 3, 1)
+    oled.show()
+    emu.end_frame()
+    assert emu.log[-2] == (0x21, 120, 127) and emu.log[-1] == (0x22, 0, 0)
+    assert_shows(emu, oled)
+
+
+def test_one_value_changed_costs_at_most_64_bytes(rig):
+    """A 6x8 counter, a two-digit big number (10x16 digits on a page boundary and off
+    it), a menu marker moved: each at most 64 bytes."""
+    from firmware import ui
+    emu, oled = rig
+    cases = [
+        (lambda c: ui.text(oled, "7", 60, 24, c), None),
+        (lambda c: ui.big(oled, "31", 40, 16, 2, c), None),
+        (lambda c: ui.big(oled, "8", 40, 19, 2, c), None),
+        (lambda c: ui.marker(oled, 0, 16, c), lambda c: ui.marker(oled, 0, 24, c)),
+    ]
+    for draw_a, draw_b in cases:
+        oled.fill(0)
+        draw_a(1)
+        oled.show()
+        emu.end_frame()
+        draw_a(0)
+        if draw_b:
+            draw_b(1)
+        oled.show()
+        stats = emu.end_frame()
+        assert 0 < stats["bytes"] <= 64, stats
+        assert_shows(emu, oled)
+
+
+def test_the_plan_sends_no_more_than_a_full_frame(rig):
+    emu, oled = rig
+    rnd = random.Random(3)
+    for _ in range(40):
+        for p in range(8):
+            if rnd.random() < 0.7:
+                x = rnd.randint(0, 127)
+                oled.fill_rect(x, p * 8 + rnd.randint(0, 7), rnd.randint(1, 128 - x), 1,
+                               rnd.randint(0, 1))
+        oled.show()
+        assert emu.end_frame()["bytes"] <= FULL_FRAME
+        assert_shows(emu, oled)
+    oled.fill(0)
+    oled.show()
+    emu.end_frame()
+    oled.fill(1)
+    oled.show()
+    assert emu.end_frame()["bytes"] == FULL_FRAME
 
 
 def test_nothing_changed_sends_nothing(rig):
@@ -122,18 +177,25 @@ def test_nothing_changed_sends_nothing(rig):
     assert emu.end_frame()["bytes"] == 0
 
 
-def test_adjacent_pages_go_in_one_run_separate_ones_apart(rig):
+def test_adjacent_pages_share_a_window_when_cheaper(rig):
     emu, oled = rig
-    oled.hline(0, 15, 10, 1)  # page 1
-    oled.hline(0, 16, 10, 1)  # page 2
+    oled.hline(0, 15, 10, 1)  # page 1, columns 0..9
+    oled.hline(0, 16, 10, 1)  # page 2, columns 0..9
     oled.hline(0, 60, 10, 1)  # page 7
     oled.show()
     stats = emu.end_frame()
-    assert stats["data_bytes"] == 3 * 128
-    assert stats["data_transactions"] == 2 and stats["transactions"] == 4
-    assert stats["bytes"] == 2 * (1 + 6 + 1) + 3 * 128
-    windows = [e for e in emu.log if e[0] == 0x22]
-    assert windows[-2:] == [(0x22, 1, 2), (0x22, 7, 7)]
+    # pages 1-2 in one 16-column window (7 + 2 x (1 + 16)), page 7 alone (7 + 1 + 16)
+    assert stats["data_bytes"] == 3 * 16
+    assert stats["bytes"] == 7 + 2 * 17 + 7 + 17
+    windows = [e for e in emu.log if e[0] in (0x21, 0x22)]
+    assert windows[-4:] == [(0x21, 0, 15), (0x22, 1, 2), (0x21, 0, 15), (0x22, 7, 7)]
+    assert_shows(emu, oled)
+    # far apart columns on adjacent pages: two windows are cheaper than their union
+    oled.pixel(0, 8, 1)
+    oled.pixel(127, 16, 1)
+    oled.show()
+    stats = emu.end_frame()
+    assert stats["bytes"] == 2 * (7 + 1 + 8)
     assert_shows(emu, oled)
 
 
@@ -158,7 +220,8 @@ def test_random_edits_always_decode_to_the_buffer(rig):
                    if oled.buffer[p * 128:(p + 1) * 128] != before[p * 128:(p + 1) * 128]}
         oled.show()
         stats = emu.end_frame()
-        assert stats["data_bytes"] == 128 * len(changed)
+        assert (stats["data_bytes"] == 0) == (not changed)
+        assert stats["bytes"] <= FULL_FRAME
         assert_shows(emu, oled)
 
 

@@ -9,15 +9,15 @@ VERSION = "0.1"
 class AboutScreen(Screen):
     def draw(self, fb):
         ui.bar(fb, "About")
-        fb.text("Companion v" + VERSION, 0, 9)
+        ui.text(fb, "Companion v" + VERSION, 0, 9)
         for i, line in enumerate(ui.wrap(self.app.hw.board_name)[:2]):
-            fb.text(line, 0, 18 + i * 9)
+            ui.text(fb, line, 0, 18 + i * 9)
         free = _mem_free()
         if free is not None:
-            fb.text("heap free %dk" % (free // 1024), 0, 36)
+            ui.text(fb, "heap free %dk" % (free // 1024), 0, 36)
         game = self.app.session.name if self.app.session else "none"
-        fb.text("saved: " + game, 0, 45)
-        fb.text("BACK: home", 0, 56)
+        ui.text(fb, "saved: " + game, 0, 45)
+        ui.text(fb, "BACK: home", 0, 56)
 
 
 def _mem_free():

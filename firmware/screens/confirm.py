@@ -28,5 +28,5 @@ class ConfirmScreen(Screen):
     def draw(self, fb):
         for i, line in enumerate(self.lines):
             ui.center(fb, line, 4 + i * 9)
-        fb.text(self.yes, 0, 48)
-        fb.text(self.no, 0, 56)
+        ui.text(fb, self.yes, 0, 48)
+        ui.text(fb, self.no, 0, 56)

@@ -29,6 +29,6 @@ class ErrorScreen(Screen):
     def draw(self, fb):
         ui.bar(fb, "Oops - error")
         for i, line in enumerate(self.lines):
-            fb.text(line, 0, 10 + i * 9)
-        fb.text("Saved in error.log", 0, 47)
-        fb.text("OK: restart", 0, 56)
+            ui.text(fb, line, 0, 10 + i * 9)
+        ui.text(fb, "Saved in error.log", 0, 47)
+        ui.text(fb, "OK: restart", 0, 56)

@@ -37,6 +37,8 @@ class HomeScreen(MenuScreen):
         keys.append("settings")
         entries.append(("About", self._about))
         keys.append("about")
+        entries.append(("History", self._history))
+        keys.append("history")
         was = self.keys
         old = was[self.menu.index] if self.menu.index < len(was) else None
         self.keys = keys
@@ -71,6 +73,10 @@ class HomeScreen(MenuScreen):
             else:
                 self.app.push(NewGameScreen(self.app, name))
         return open_game
+
+    def _history(self):
+        from firmware.screens.history import HistoryScreen
+        self.app.push(HistoryScreen(self.app))
 
     def _settings(self):
         from firmware.screens.settings import SettingsScreen
@@ -108,6 +114,11 @@ class NewGameScreen(Screen):
         from core.errors import IllegalAction
         from firmware.screens import game_screen
         from firmware.session import Session
+        from firmware.archive import before_new
+        go, said = before_new(self.app)  # the game in play goes to the archive
+        if not go:
+            self.app.toast(said)
+            return
         try:
             session = Session.new(self.app.journal, self.name, self.players,
                                   self.app.settings.rules(self.name))
@@ -118,9 +129,11 @@ class NewGameScreen(Screen):
         self.app.settings.set("players", self.players)
         self.app.settings.save()
         self.app.replace(game_screen(self.app, session))
+        if said:
+            self.app.toast(said, 4000)
 
     def draw(self, fb):
         ui.bar(fb, GAMES[self.name][2])
-        fb.text("Players", 0, 14)
+        ui.text(fb, "Players", 0, 14)
         ui.big_center(fb, "< %d >" % self.players, 26, 2)
-        fb.text("OK: start", 0, 56)
+        ui.text(fb, "OK: start", 0, 56)

@@ -58,15 +58,15 @@ class CountsScreen(Screen):
         ui.bar(fb, "%s counts" % v.name(self.app, self.p)[:9])
         for row in range(3):
             y = 11 + row * 10
-            fb.text(ROW_LABELS[row], 0, y)
-            fb.text(COL_LABELS[row], 72, y)
+            ui.text(fb, ROW_LABELS[row], 0, y)
+            ui.text(fb, COL_LABELS[row], 72, y)
             for col in range(2):
                 i = row * 2 + col
                 x = 48 if col == 0 else 112
                 text = "%d" % self.counts[i]
                 if i == self.index:
                     fb.fill_rect(x - 2, y - 1, 18, 10, 1)
-                    fb.text(text, x, y, 0)
+                    ui.text(fb, text, x, y, 0)
                 else:
-                    fb.text(text, x, y)
+                    ui.text(fb, text, x, y)
         ui.big_center(fb, v.signed(ct.points(self.counts)), 44, 2)

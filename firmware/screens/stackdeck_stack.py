@@ -94,10 +94,10 @@ class StackScreen(Screen):
         ui.bar(fb, "%s %s" % (v.name(self.app, self.p)[:7], kind))
         card = self.card
         ui.big_center(fb, self.name(card), 11, 3)
-        fb.text("^", 4, 12)
-        fb.text("v", 4, 26)
+        ui.text(fb, "^", 4, 12)
+        ui.text(fb, "v", 4, 26)
         words = "W" if card == st.WILD else g.colour_names()[self.colour]
-        fb.text(words[:3], ui.W - 24, 19)
+        ui.text(fb, words[:3], ui.W - 24, 19)
         if not self.stack:
             ui.center(fb, "OK: add card", 35)
             ui.center(fb, "hold OK: save", 47)

@@ -37,14 +37,14 @@ def draw_rows(fb, rows, y0=TOP):
         cols = (ui.W - bw - 4) // ui.CHAR
         if h >= 17:
             top = y + (h - 17) // 2 + 1
-            fb.text(left[:cols], 0, top, ink)
-            fb.text(sub[:cols], 0, top + 9, ink)
+            ui.text(fb, left[:cols], 0, top, ink)
+            ui.text(fb, sub[:cols], 0, top + 9, ink)
         else:
             text = left
             if sub:
                 room = cols - len(sub) - 1
                 text = (left[:room] if room > 0 else "") + " " + sub
-            fb.text(text[:cols], 0, y + (h - 8) // 2, ink)
+            ui.text(fb, text[:cols], 0, y + (h - 8) // 2, ink)
 
 
 def stack_verdict(stack, turned):
