@@ -43,6 +43,7 @@ class HistoryScreen(Screen):
     def enter(self):
         if self.pager is None:
             self._open()
+        self._fill()
         if self.said:
             self.app.toast(self.said, 4000)
             self.said = None
@@ -74,28 +75,43 @@ class HistoryScreen(Screen):
     def count(self):
         return self.pager.count if self.pager is not None else 0
 
-    def row(self, i):
-        r = self.shown.get(i)
-        if r is None:
-            try:
-                r = self.pager.row(i)
-            except ar.Damaged:
-                self.said = self.arch.rebuild()
-                self.pager = ar.Pager(self.arch)
-                self.shown = {}
-                self.index = self.top = 0
-                self.app.toast(self.said, 4000)
-                return None
-            self.shown[i] = r
-        return r
+    def _fill(self):
+        """Read the rows on the screen (only those): a damaged one rebuilds the index."""
+        n = self.count()
+        if self.index < self.top:
+            self.top = self.index
+        elif self.index >= self.top + ROWS:
+            self.top = self.index - ROWS + 1
+        for k in list(self.shown):  # forget the rows scrolled away
+            if not self.top <= k < self.top + ROWS:
+                del self.shown[k]
+        try:
+            for i in range(self.top, min(n, self.top + ROWS)):
+                if i not in self.shown:
+                    self.shown[i] = self.pager.row(i)
+        except (ar.Damaged, ValueError):
+            self.said = ar._join(self.said, self.arch.rebuild())
+            self.pager = ar.Pager(self.arch)
+            self.shown = {}
+            self.index = self.top = 0
+            for i in range(min(self.count(), ROWS)):
+                self.shown[i] = self.pager.row(i)
+        except OSError as e:
+            self.said = ar._join(self.said, "Archive: " + ar._why(e))
+            self.pager = None
+            self.shown = {}
 
     def on_button(self, kind, button):
         n = self.count()
         if button in (b.UP, b.DOWN) and is_step(kind) and n:
             self.index = (self.index + (-1 if button == b.UP else 1)) % n
+            self._fill()
+            if self.said:
+                self.app.toast(self.said, 4000)
+                self.said = None
             self.app.redraw()
         elif button == b.OK and kind == b.SHORT and n:
-            r = self.row(self.index)
+            r = self.shown.get(self.index)
             if r is not None:
                 from firmware.screens.history_game import game_screen
                 self.app.push(game_screen(self.app, r))
@@ -110,20 +126,11 @@ class HistoryScreen(Screen):
             ui.center(fb, "Games are kept here", 36)
             ui.center(fb, "when the next starts", 45)
             return
-        if self.index < self.top:
-            self.top = self.index
-        elif self.index >= self.top + ROWS:
-            self.top = self.index - ROWS + 1
-        for k in list(self.shown):  # forget the rows scrolled away
-            if not self.top <= k < self.top + ROWS:
-                del self.shown[k]
         for k in range(ROWS):
             i = self.top + k
-            if i >= n:
-                break
-            r = self.row(i)
+            r = self.shown.get(i)
             if r is None:
-                return
+                break
             y = ui.LINE + k * ui.LINE
             if i == self.index:
                 ui.marker(fb, 0, y)
