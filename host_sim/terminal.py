@@ -160,7 +160,6 @@ class Session:
     Without a terminal (tests) call key()/advance() directly."""
 
     GAP_US = 40_000  # between two queued presses of the navigation buttons
-    MAX_QUEUE = 6  # presses waiting (a held-down key's autorepeat is not a backlog)
 
     def __init__(self, root, board="pico", speed=1.0):
         from host_sim.device import SimDevice
@@ -180,8 +179,7 @@ class Session:
         if action is None:
             return None
         if action[0] in ("press", "long"):
-            if len(self.queue) < self.MAX_QUEUE:
-                self.queue.append(action)
+            self.queue.append(action)  # every key is played, in order
         elif action[0] == "call":
             self._call(action[1])
         return action

@@ -430,9 +430,11 @@ function vdeviceLink() {
       fs.renameSync(doneFile + ".tmp", doneFile);
     },
     dev_log: (text) => { fs.appendFileSync(logFile, String(text) + "\n"); },
-    // A finished frame: a comment and the picture (rows, bit 7 leftmost) in hex.
+    // A finished frame: a comment and the picture (rows, bit 7 leftmost, 1 = lit) in
+    // hex. PBM's 1 is black, so lit pixels are stored as 0: viewers show the panel as
+    // it looks (light on black).
     dev_frame: (comment, hex) => {
-      const pic = Buffer.from(String(hex), "hex");
+      const pic = Buffer.from(String(hex), "hex").map((b) => b ^ 0xff);
       const tmp = frameFile + "." + process.pid + ".tmp";
       fs.writeFileSync(tmp, Buffer.concat([Buffer.from("P4\n# vdevice boot " + boot + " " + comment + "\n128 64\n"), pic]));
       fs.renameSync(tmp, frameFile);

@@ -20,7 +20,9 @@ The host side (``link``, the board's ``_vboard`` module) keeps the files in a ho
 folder, outside the board's flash (``VirtualBoard.vdevice_dir``):
 
     frame.pbm    the newest finished frame: a binary PBM (P4) image of the 128x64
-                 picture the panel shows (1 = lit), replaced whole at every frame;
+                 picture the panel shows, replaced whole at every frame; PBM's 1 is
+                 black, so a lit pixel is stored as 0 and any viewer shows the panel
+                 as it looks (light on black);
                  its comment line holds ``vdevice boot B frame N played P on 1
                  inverted 0 contrast C flipped 0`` (B counts the interpreters the
                  board started; N frames and P script lines since that boot; a
@@ -361,7 +363,8 @@ def frame_info(comment):
 
 def read_pbm(path):
     """(comment, pixels) of a binary PBM written by the virtual board: pixels is a list
-    of rows of ints (0 or 1); None when the file is not there (yet)."""
+    of rows of ints, 1 = lit (the file's 0, PBM's white); None when the file is not
+    there (yet)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -383,5 +386,6 @@ def read_pbm(path):
     w, h = int(fields[1]), int(fields[2])
     row = (w + 7) // 8
     bits = data[i:i + row * h]
-    pixels = [[(bits[y * row + x // 8] >> (7 - x % 8)) & 1 for x in range(w)] for y in range(h)]
+    pixels = [[1 - ((bits[y * row + x // 8] >> (7 - x % 8)) & 1) for x in range(w)]
+              for y in range(h)]
     return comment, pixels

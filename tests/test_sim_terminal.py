@@ -124,6 +124,17 @@ def test_session_plays_keys_as_presses(tmp_path):
     assert sim2.dev.game is not None and len(sim2.dev.game.history) == 1
 
 
+def test_every_key_is_queued_however_many_come_at_once(tmp_path):
+    sim = t.Session(str(tmp_path))
+    for _ in range(12):  # typed faster than the presses can be played
+        sim.key("DOWN")
+    assert len(sim.queue) == 12
+    sim.advance(3_000_000)
+    assert not sim.queue
+    screen = sim.dev.app.screen
+    assert screen.menu.index == 12 % len(screen.entries)
+
+
 def test_session_call_keys_reach_the_screen(tmp_path):
     sim = t.Session(str(tmp_path))
     edges = []
