@@ -354,3 +354,49 @@ def test_the_index_lines_are_sealed(tmp_path):
     lines = index_lines(str(tmp_path))
     assert all(line for line in lines)  # every line's CRC checks
     assert lines[0].startswith("archive 1 next 2 first 1 games 1 ")
+
+
+def test_tools_pull_and_the_report_read_an_archive_made_by_the_firmware(tmp_path):
+    """Games archived by the firmware on a virtual board's flash: tools/pull copies them
+    (and the game in play), and the report's numbers agree with the index's rows."""
+    import csv
+    import io
+
+    from tests import test_pull as tp
+    if tp.pytestmark.args[0]:
+        pytest.skip(tp.pytestmark.kwargs["reason"])
+    from host_sim import report
+    from host_sim.virtual_board import VirtualBoard
+    flash = tmp_path / "flash"
+    st = Storage(str(flash))
+    arch = ar.Archive(st)
+    names = ["stackdeck_full_match_2p.txt", "stress_simulated_match_seed7.txt", "stack31_long_3p.txt"]
+    for name in names:
+        play(st, name, notes=("table Friday club",))
+        arch.keep()
+    play(st, "stack31_long_5p.txt", n=30)  # the game in play
+    dest = tmp_path / "games"
+    dest.mkdir()
+    with VirtualBoard(str(flash)) as board:
+        r = tp.pull(dest, "--port", board.port)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert tp.copied(r) == ["archive/00001.txt", "archive/00002.txt", "archive/00003.txt",
+                            "archive/index.txt", "game.txt"]
+    for rel in ("archive/00001.txt", "archive/00002.txt", "archive/00003.txt", "archive/index.txt"):
+        assert (dest / rel).read_bytes() == (flash / rel).read_bytes()
+    out, err = io.StringIO(), io.StringIO()
+    code = report.main([str(dest), "--out", str(tmp_path / "report")], stdout=out, stderr=err)
+    assert code == 0, err.getvalue()
+    assert "report: 4 games ->" in out.getvalue()
+    with open(tmp_path / "report" / "games.csv") as f:
+        table = {row["file"]: row for row in csv.DictReader(f)}
+    for row in rows(ar.Archive(Storage(str(dest)))):
+        got = table["archive/%s" % ar.name_of(row.seq)]
+        assert got["game"] == row.game and int(got["players"]) == row.players
+        assert got["scores"] == " ".join(str(s) for s in row.scores)
+        assert got["winners"] == " ".join("P%d" % w for w in row.winners)
+        assert int(got["moves"]) == row.moves and got["notes"] == "table Friday club"
+    with open(tmp_path / "report" / "stackdeck_rounds.csv") as f:
+        rounds = list(csv.reader(f))
+    deck = [r for r in rows(ar.Archive(Storage(str(dest)))) if r.game == "stackdeck"][0]
+    assert str(deck.rounds()[-1][0]) in rounds[-1] or str(deck.rounds()[-1][1]) in rounds[-1]
