@@ -33,6 +33,7 @@ class App:
         self._dirty = True
         self._toast = None
         self._toast_owner = None
+        self._toast_scope = None
         self._toast_until = 0
         self._last_input = hw.clock.ticks_ms()
         self._dimmed = False
@@ -84,6 +85,7 @@ class App:
         there: where that screen's toast_place() says, the bottom by default."""
         self._toast = ui.wrap(text, ui.COLS - 1)[:2]  # inside the frame
         self._toast_owner = self.screens[-1] if self.screens else None
+        self._toast_scope = self._toast_owner.toast_scope() if self._toast_owner else None
         self._toast_until = self.hw.clock.ticks_add(self.hw.clock.ticks_ms(), ms or self.TOAST_MS)
         self.redraw()
 
@@ -245,7 +247,13 @@ class App:
         fb = self.fb
         fb.fill(0)
         self.screen.draw(fb)
-        place = self.screen.toast_place() if self._toast_owner is self.screen else None
+        screen = self.screen
+        place = None
+        if self._toast is not None:
+            if self._toast_owner is screen and screen.toast_scope() == self._toast_scope:
+                place = screen.toast_place()
+            else:
+                self._toast = None  # its view is gone: so is the message
         if self._toast and place:
             h = len(self._toast) * 9 + 2
             y = 0 if place == "top" else ui.H - h

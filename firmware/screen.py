@@ -43,6 +43,11 @@ class Screen:
         bottom holds something that must stay visible), or None (never: a dialog)."""
         return "bottom"
 
+    def toast_scope(self):
+        """What a message belongs to within this screen (a screen with several views
+        answers its view): when the answer changes, the message goes."""
+        return None
+
 
 def is_step(kind):
     """Arrows move on a press and keep moving while held."""

@@ -416,6 +416,9 @@ class StressScreen(Screen):
         # A countdown keeps "BACK: cancel" at the bottom: messages go over its title.
         return "top" if self.count_kind >= 0 else "bottom"
 
+    def toast_scope(self):
+        return self._view()  # a message leaves with the view it was said on
+
     # Lines -----------------------------------------------------------------------
 
     def _push(self, action, table=True):
