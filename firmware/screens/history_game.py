@@ -2,7 +2,7 @@
 row alone (the transcript is not read):
 
 - Stack the Deck: a chart of the running totals by round, one line per player, told
-  apart in one colour: P1 a thick solid line, P2 dotted, P3 solid with hollow squares,
+  apart in one colour: P1 a thick solid line, P2 thick dashes, P3 solid with hollow squares,
   P4 dashed with filled squares, P5.. the same again with crosses; each line ends in
   its player's number, the lowest and highest totals on the left axis.
 - Stress: per player the calls won, tied and false (voided) and the median margin.
@@ -15,7 +15,7 @@ from firmware.screens.history import SHORT, result
 
 # (thickness, on pixels, period, marker) per style; marker: 0 none, 1 hollow square,
 # 2 filled square, 3 cross
-STYLES = ((2, 1, 1, 0), (1, 1, 3, 0), (1, 1, 1, 1), (1, 4, 6, 2),
+STYLES = ((2, 1, 1, 0), (2, 2, 4, 0), (1, 1, 1, 1), (1, 4, 6, 2),
           (1, 1, 1, 3), (1, 1, 3, 1), (1, 4, 6, 3), (2, 1, 1, 2))
 
 
