@@ -74,6 +74,8 @@ class SSD1306(framebuf.FrameBuffer):
         # Changed columns per page and the send plan (see show()).
         self._lo = bytearray(self.pages)
         self._hi = bytearray(self.pages)
+        self._split = bytearray(self.pages)  # first column of the gap (width: none)
+        self._split_end = bytearray(self.pages)  # first changed column after it
         self._best = [0] * (self.pages + 1)
         self._back = [0] * (self.pages + 1)
         self._starts = bytearray(self.pages)
@@ -184,6 +186,8 @@ class SSD1306(framebuf.FrameBuffer):
         shadow = self._shadow_page
         lo = self._lo
         hi = self._hi
+        split = self._split
+        split_end = self._split_end
         changed = 0
         for p in range(pages):
             a = page[p]
@@ -191,6 +195,7 @@ class SSD1306(framebuf.FrameBuffer):
             if full:
                 lo[p] = 0
                 hi[p] = width - 1
+                split[p] = width
             elif a == b:
                 lo[p] = width  # nothing
                 continue
@@ -203,6 +208,25 @@ class SSD1306(framebuf.FrameBuffer):
                     j -= 1
                 lo[p] = i
                 hi[p] = j
+                # The longest run of unchanged columns inside i..j: two windows
+                # around it may cost less than one across it (a title bar's two ends).
+                split[p] = width
+                gap = 0
+                best_gap = 0
+                gap_end = 0
+                for k in range(i + 1, j):
+                    if a[k] == b[k]:
+                        gap += 1
+                        if gap > best_gap:
+                            best_gap = gap
+                            gap_end = k
+                    else:
+                        gap = 0
+                if best_gap > 8:
+                    g0 = gap_end - best_gap + 1  # first unchanged column
+                    if self._pad(i, g0 - 1) + self._pad(gap_end + 1, j) + 8 < self._pad(i, j):
+                        split[p] = g0
+                        split_end[p] = gap_end + 1  # first changed column after the gap
             b[:] = a
             changed += 1
         if not changed:
@@ -218,9 +242,15 @@ class SSD1306(framebuf.FrameBuffer):
                 best[i] = best[i - 1]
                 back[i] = -1
                 continue
+            if split[i - 1] < width:  # a split page goes alone, as two windows
+                best[i] = best[i - 1] + self._split_cost(i - 1) if best[i - 1] >= 0 else -1
+                back[i] = i - 1
+                continue
             g_lo = width
             g_hi = 0
             for j in range(i - 1, -1, -1):  # group j..i-1
+                if split[j] < width:
+                    break
                 if lo[j] < width:
                     if lo[j] < g_lo:
                         g_lo = lo[j]
@@ -253,6 +283,10 @@ class SSD1306(framebuf.FrameBuffer):
         w = (g_hi - g_lo + 8) & ~7
         return w if w < self.width else self.width
 
+    def _split_cost(self, p):
+        return 16 + self._pad(self._lo[p], self._split[p] - 1) + \
+            self._pad(self._split_end[p], self._hi[p])
+
     def _group_cost(self, g_lo, g_hi, k):
         w = self._pad(g_lo, g_hi)
         if w == self.width:
@@ -263,6 +297,10 @@ class SSD1306(framebuf.FrameBuffer):
         lo = self._lo
         hi = self._hi
         width = self.width
+        if p0 == p1 and self._split[p0] < width:
+            self._send_window(p0, p0, lo[p0], self._split[p0] - 1)
+            self._send_window(p0, p0, self._split_end[p0], hi[p0])
+            return
         g_lo = width
         g_hi = 0
         for p in range(p0, p1 + 1):
@@ -271,6 +309,10 @@ class SSD1306(framebuf.FrameBuffer):
                     g_lo = lo[p]
                 if hi[p] > g_hi:
                     g_hi = hi[p]
+        self._send_window(p0, p1, g_lo, g_hi)
+
+    def _send_window(self, p0, p1, g_lo, g_hi):
+        width = self.width
         w = self._pad(g_lo, g_hi)
         c0 = g_lo if g_lo + w <= width else width - w
         win = self._win

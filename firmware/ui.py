@@ -2,10 +2,9 @@
 
 Text is the project's 6x8 font (firmware/font6x8.py): 21 columns by 8 rows, drawn
 with `text(fb, s, x, y, c)` (never fb.text, whose built-in font is 8x8). Numbers that
-matter are drawn with `big`: digits, + and - come from the large digit font
+matter are drawn with `big`: a number (digits, + - and spaces) in the large digit font
 (firmware/digits.py: 10x16 at scale 2, 14x24 at scale 3, 20x32 at scale 4, no
-slashed zero), other characters are the built-in 8x8 font scaled up, their bottoms
-lined up with the digits'.
+slashed zero); any other big text (a card, a name) is the 6x8 font scaled up.
 
 Glyphs are copied with framebuf.blit from font strips allocated once at import:
 nothing here allocates while drawing.
@@ -110,81 +109,86 @@ for _h in _digits.SIZES:
     _BIG[_h // 8] = _BigFont(_h, _w, _t, _data)  # scale 2: 16 px, 3: 24 px, 4: 32 px
 del _h, _w, _t, _data
 
-# One 8x8 glyph of the built-in font, drawn into this scratch buffer and scaled up.
-_glyph_buf = bytearray(8)
-_glyph = framebuf.FrameBuffer(_glyph_buf, 8, 8, framebuf.MONO_VLSB)
+def _numeric(s):
+    """True when every character of `s` is in the digit font (or a space)."""
+    for ch in s:
+        if ch != " " and ch not in _digits.CHARS:
+            return False
+    return True
+
+
+def _numeric(s):
+    """True when every character of `s` is in the digit font (or a space)."""
+    for ch in s:
+        if ch != " " and ch not in _digits.CHARS:
+            return False
+    return True
 
 
 def big_height(scale):
-    """Pixel height of `big` text at `scale`."""
+    """Pixel height of `big` digits at `scale` (other text is 7 * scale, bottom-aligned
+    with them)."""
     f = _BIG.get(scale)
     return f.h if f else LINE * scale
 
 
-def _advance(ch, scale):
-    f = _BIG.get(scale)
-    if f is not None and ch in _digits.CHARS:
-        return f.w + f.gap
-    if ch == " ":
-        return 4 * scale
-    return 8 * scale
-
-
 def big_width(s, scale=2):
     """Pixels from the left of `s` to the right of its last glyph."""
-    if scale < 2:
-        return len(s) * CHAR - 1
+    if not s:
+        return 0
+    f = _BIG.get(scale)
+    if f is None or not _numeric(s):
+        return len(s) * CHAR * scale - scale
     n = 0
     for ch in s:
-        n += _advance(ch, scale)
-    if s:
-        last = s[-1]
-        f = _BIG.get(scale)
-        if f is not None and last in _digits.CHARS:
-            n -= f.gap
-        elif last != " ":
-            n -= scale  # the 8x8 glyphs' blank last column
-    return n
+        n += f.w + f.gap if ch != " " else f.w // 2
+    return n - (f.gap if s[-1] != " " else 0)
 
 
 def big(fb, s, x, y, scale=2, c=1):
-    """Large text, top left at x, y: scale 2 is 16 px tall, 3 is 24, 4 is 32. Digits
-    (and + -) from the digit font, other characters the 8x8 font times `scale` with
-    their baseline on the digits'. Scale 1 is plain text."""
+    """Large text, top left at x, y. A number (digits, + - and spaces) is drawn in the
+    digit font: scale 2 is 16 px tall, 3 is 24, 4 is 32. Any other text is the 6x8
+    font times `scale` (7 * scale tall), its bottom on the digits' bottom line. Scale 1
+    is plain text."""
     if scale < 2:
         text(fb, s, x, y, c)
         return
     f = _BIG.get(scale)
-    for ch in s:
-        if f is not None and ch in _digits.CHARS:
+    if f is not None and _numeric(s):
+        for ch in s:
+            if ch == " ":
+                x += f.w // 2
+                continue
             f.cell.blit(f.strip, -f.w * _digits.CHARS.index(ch), 0)
             if c:
                 fb.blit(f.cell, x, y, 0)
             else:
                 fb.blit(f.cell, x, y, 1, _inv)
             x += f.w + f.gap
-            continue
-        if ch == " ":
-            x += 4 * scale
-            continue
-        top = y + (f.h - 7 * scale if f is not None else 0)
-        _glyph.fill(0)
-        _glyph.text(ch, 0, 0, 1)
-        for gx in range(8):
-            column = _glyph_buf[gx]
-            if not column:
-                continue
+        return
+    top = y + big_height(scale) - 7 * scale
+    data = _font_buf
+    for ch in s:
+        i = ord(ch) - 32
+        if i < 0 or i >= _N - 1:
+            i = _N - 1
+        base = CHAR * i
+        for gx in range(CHAR - 1):
+            column = data[base + gx]
             gy = 0
-            while gy < 8:
-                if column & (1 << gy):
+            while column:
+                if column & 1:
                     run = 1
-                    while gy + run < 8 and column & (1 << (gy + run)):
+                    column >>= 1
+                    while column & 1:
                         run += 1
+                        column >>= 1
                     fb.fill_rect(x + gx * scale, top + gy * scale, scale, run * scale, c)
                     gy += run
                 else:
+                    column >>= 1
                     gy += 1
-        x += 8 * scale
+        x += CHAR * scale
 
 
 def big_center(fb, s, y, scale=2, c=1, x0=0, width=W):

@@ -147,6 +147,21 @@ def test_one_value_changed_costs_at_most_64_bytes(rig):
         assert_shows(emu, oled)
 
 
+def test_two_ends_of_a_page_go_as_two_windows(rig):
+    """A title bar whose left and right texts change: two small windows, not the row."""
+    emu, oled = rig
+    oled.fill_rect(0, 0, 128, 8, 1)
+    oled.show()
+    emu.end_frame()
+    oled.pixel(3, 3, 0)
+    oled.pixel(120, 3, 0)
+    oled.show()
+    stats = emu.end_frame()
+    assert stats["bytes"] == 2 * (7 + 1 + 8)
+    assert [e for e in emu.log if e[0] == 0x21][-2:] == [(0x21, 3, 10), (0x21, 120, 127)]
+    assert_shows(emu, oled)
+
+
 def test_the_plan_sends_no_more_than_a_full_frame(rig):
     emu, oled = rig
     rnd = random.Random(3)

@@ -112,5 +112,5 @@ class CardPickerScreen(Screen):
         ui.text(fb, "v", 20, 30)
         ui.center(fb, SUIT_WORDS[self.suit], 39)
         if self.preview is not None:
-            ui.center(fb, self.preview(self.card)[:16], 48)
+            ui.center(fb, self.preview(self.card)[:ui.COLS], 48)
         ui.text(fb, "<> suit  ^v rank", 0, 56)

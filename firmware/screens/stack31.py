@@ -241,12 +241,12 @@ class Stack31Screen(Screen):
         if len(winners) == 1:
             ui.center(fb, "Winner", 11)
             name = self._label(winners[0])
-            ui.big_center(fb, name[:8], 21, 2)
+            ui.big_center(fb, name[:10], 21, 2)
         elif winners:
             ui.center(fb, "Tie", 11)
-            ui.center(fb, " ".join("P%d" % w for w in winners)[:16], 25)
+            ui.center(fb, " ".join("P%d" % w for w in winners)[:ui.COLS], 25)
         else:
             ui.center(fb, "No winner", 20)
         won = g.piles_won()
-        ui.center(fb, "piles " + " ".join(str(w) for w in won)[:10], 42)
+        ui.center(fb, "piles " + " ".join(str(w) for w in won)[:ui.COLS - 6], 42)
         ui.text(fb, "OK:home BK:undo", 0, 56)

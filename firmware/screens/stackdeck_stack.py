@@ -102,7 +102,7 @@ class StackScreen(Screen):
             ui.center(fb, "OK: add card", 35)
             ui.center(fb, "hold OK: save", 47)
             return
-        ui.center(fb, st.stack_name(self.stack, g.letters)[:16], 35)
+        ui.center(fb, st.stack_name(self.stack, g.letters)[:ui.COLS], 35)
         ok, verdict, _ = v.stack_verdict(tuple(self.stack), self.turned)
         lines = ui.wrap(verdict)[:2]
         if ok:

@@ -100,7 +100,7 @@ def draw_countdown(fb, title, left_us):
         ui.big_center(fb, str((left_us + 999999) // 1000000), 13, 4)
     else:
         ui.big_center(fb, "FLIP", 17, 3)
-    fb.text("BACK: cancel", 0, 56)
+    ui.text(fb, "BACK: cancel", 0, 56)
 
 
 def call_lines(game, winner_known, loser_known):
@@ -178,7 +178,7 @@ def draw_end(fb, game, names):
     w = game.match_winner()
     ui.bar(fb, "Match over")
     ui.center(fb, "Winner P%d" % w, 10)
-    ui.big_center(fb, names[w - 1][:8], 19, 2)
+    ui.big_center(fb, names[w - 1][:10], 19, 2)
     text = "-".join(str(x) for x in game.games_won)
     ui.big_center(fb, text, 37, 2)
-    fb.text("OK:home BK:undo", 0, 56)
+    ui.text(fb, "OK: home  BACK: undo", 0, 56)
