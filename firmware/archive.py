@@ -54,6 +54,7 @@ rebuilt from the transcripts (`rebuild`).
 import gc
 
 from firmware import journal as jr
+from firmware.storage import Storage
 
 FOLDER = "archive"
 INDEX = "index.txt"
@@ -343,15 +344,20 @@ def _unseal_line(raw):
 
 
 # -- the archive -----------------------------------------------------------------------
+class _Folder(Storage):
+    """The archive folder as a Storage (created only when a game is kept)."""
+
+    def __init__(self, fs, root):  # pylint: disable=super-init-not-called
+        self.fs = fs
+        self.root = root
+
+
 class Archive:
     def __init__(self, storage, budget=DEFAULT_KB * 1024, play_room=PLAY_ROOM):
-        from firmware.storage import Storage
         self.root = storage
         self.budget = budget
         self.play_room = play_room
-        self.st = Storage.__new__(Storage)  # the folder, created only when needed
-        self.st.fs = storage.fs
-        self.st.root = storage.root + "/" + FOLDER
+        self.st = _Folder(storage.fs, storage.root + "/" + FOLDER)
 
     def exists(self):
         return self.root.exists(FOLDER)
@@ -701,7 +707,11 @@ class Pager:
         if f is None:
             raise Damaged("gone")
         try:
-            if self.i < 0 or i < self.i // 2:
+            here = abs(i - self.i) if self.i >= 0 else self.count
+            if self.count - 1 - i < min(here, i):  # nearer the top: from the oldest
+                self.i = self.count - 1
+                self.off = self.start
+            elif self.i < 0 or i < here:  # nearer the end: from the newest
                 self.i = -1
                 self.off = self._end()
             while self.i < i:  # older: back one line
