@@ -1,0 +1,83 @@
+"""tools/bench_heap, shortened (issue 11): the whole firmware, compiled to .mpy as
+tools/deploy lays it out, on MicroPython's unix port with a limited heap, replaying
+presses recorded on the simulator: it must end in the same game state as CPython, with
+no MemoryError (raised, or caught by the app into error.log) and no game set aside.
+
+Shortened: one heap size, the menus session of tools/bench_device, and a Stress journal
+of 400 lines (simulated, journalled through Session, with checkpoints) resumed at boot
+with 12 calls played live after it.
+
+The issue's goal is 160 KB (the 64-bit equivalent of about 100 KB on a 32-bit board).
+Today the firmware's code alone does not fit there (see the xfail below); HEAP_KB is the
+size the sessions run in today, so a regression (a list growing with the match, a
+bigger module) fails here before it reaches a board.
+"""
+
+import importlib.util
+import os
+import shutil
+from importlib.machinery import SourceFileLoader
+
+import pytest
+
+from host_sim.unixport import find_binary
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+os.environ.setdefault("BENCH_NO_REEXEC", "1")
+_loader = SourceFileLoader("bench_heap", os.path.join(ROOT, "tools", "bench_heap"))
+bh = importlib.util.module_from_spec(importlib.util.spec_from_loader("bench_heap", _loader))
+_loader.exec_module(bh)
+
+HEAP_KB = 320
+GOAL_KB = 160
+
+pytestmark = pytest.mark.skipif(find_binary() is None, reason="unix port not installed")
+
+
+def recorded(tmp_path, name, prepare, flow):
+    return bh.record(name, prepare, flow, str(tmp_path / name))
+
+
+@pytest.fixture(scope="module")
+def menus(tmp_path_factory):
+    flow = dict(bh.bench_device_flows())["menus"]
+    return bh.record("menus", None, flow, str(tmp_path_factory.mktemp("menus")))
+
+
+def test_the_menus_run_in_a_limited_heap(menus):
+    flash0, log, want, presses = menus
+    assert presses >= 10
+    res = bh.run_mp(flash0, log, HEAP_KB, True)
+    ok, why = bh.verdict(res, want)
+    assert ok, why
+    assert 0 < res["started"] <= res["peak"] < HEAP_KB * 1024
+    assert res["max_free"] > 16 * 1024  # room for a game's modules after start
+
+
+def test_a_resumed_stress_journal_and_calls_played_live(tmp_path):
+    folder = tmp_path / "flash-prep"
+
+    def prepare(flash):
+        assert bh.stress_journal(flash, n_lines=400) == 400
+        with open(os.path.join(flash, "game.txt")) as f:
+            assert any(line.startswith("#] ") for line in f)  # it holds checkpoints
+
+    flash0, log, want, presses = bh.record("stress-short", prepare, bh.flow_stress_calls(12),
+                                           str(folder))
+    assert presses >= 24
+    import json
+    assert len(json.loads(want)["calls"]) >= 12
+    res = bh.run_mp(flash0, log, HEAP_KB, False)  # no gc.collect() added: as on a board
+    ok, why = bh.verdict(res, want)
+    assert ok, why
+    shutil.rmtree(str(folder), ignore_errors=True)
+
+
+@pytest.mark.xfail(strict=True, reason="the goal of issue 11 is not met yet: the .mpy code "
+                   "of core/ and firmware/ loaded into the heap takes about 140 KB on the "
+                   "64-bit port after start (MemoryError in firmware/journal.py Journal.__init__,"
+                   " allocating 4096 bytes)")
+def test_the_menus_run_in_the_goal_heap(menus):
+    flash0, log, want, _ = menus
+    ok, why = bh.verdict(bh.run_mp(flash0, log, GOAL_KB, False), want)
+    assert ok, why
