@@ -109,13 +109,6 @@ for _h in _digits.SIZES:
     _BIG[_h // 8] = _BigFont(_h, _w, _t, _data)  # scale 2: 16 px, 3: 24 px, 4: 32 px
 del _h, _w, _t, _data
 
-def _numeric(s):
-    """True when every character of `s` is in the digit font (or a space)."""
-    for ch in s:
-        if ch != " " and ch not in _digits.CHARS:
-            return False
-    return True
-
 
 def _numeric(s):
     """True when every character of `s` is in the digit font (or a space)."""
