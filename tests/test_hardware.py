@@ -373,6 +373,6 @@ def test_layer_on_micropython():
     assert got["pop"] == "P2 draw"
     assert got["load"] == [["game stack31 players 2", "P1 draw"], "Last entry lost"]
     assert got["settings"] == [255, "Ann", None]
-    assert got["bad_settings"] == "Settings reset"
+    assert got["bad_settings"] == "Settings file damaged: reset"
     assert got["files"] == ["game.txt", "settings.bad1"]
     assert got["buzz"] == [False, 0]

@@ -53,11 +53,11 @@ def test_keys_to_actions():
 # The frame ---------------------------------------------------------------------------------
 
 def _text_pixels(text, x0, y0):
-    """A blank 128x64 screen with `text` in the 8x8 font at (x0, y0)."""
+    """A blank 128x64 screen with `text` as the firmware draws it at (x0, y0)."""
     px = [[0] * 128 for _ in range(64)]
-    rows = _glyph_rows(text)
-    for y in range(8):
-        for x in range(8 * len(text)):
+    rows, width = _glyph_rows(text)
+    for y in range(len(rows)):
+        for x in range(width):
             px[y0 + y][x0 + x] = (rows[y] >> x) & 1
     return px
 
@@ -71,7 +71,7 @@ def test_compose_draws_a_known_screen_in_half_blocks():
     assert all(len(line) == 130 for line in lines[:34])
     assert lines[0] == "\u250c" + "\u2500" * 128 + "\u2510"
     assert lines[33] == "\u2514" + "\u2500" * 128 + "\u2518"
-    # 'H' of the 8x8 font: two pixel columns for each stem; the rows 0/1 -> first line
+    # the text's pixels, two rows per terminal line: rows 0/1 -> the first line
     for y in range(4):
         for x in range(16):
             top, bottom = px[2 * y][x], px[2 * y + 1][x]
