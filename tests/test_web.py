@@ -1,4 +1,4 @@
-"""The device in a browser (web/, tools/web), driven in a real headless Chromium.
+"""The device in a browser (host_sim/web/, tools/web), driven in a real headless Chromium.
 
 tools/web builds the static page into a temporary folder and serves it on 127.0.0.1;
 Debian's chromium (headless, a fresh profile) opens it through chromium-driver and

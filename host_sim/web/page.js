@@ -1,5 +1,5 @@
 // The page: the device in a case, its buttons and keys, the panel on a canvas, the
-// journal under it, the buzzer through WebAudio. The device itself is web/device.js.
+// journal under it, the buzzer through WebAudio. The device itself is host_sim/web/device.js.
 import { startDevice, FlashStore } from "./device.js";
 import { WIDTH, HEIGHT, SCALE } from "./ssd1306.js";
 

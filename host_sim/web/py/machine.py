@@ -1,6 +1,6 @@
 """The browser's `machine` module: what the firmware's hardware layer uses, in a web page.
 
-MicroPython code for the WebAssembly port, loaded by web/page.js as the top-level
+MicroPython code for the WebAssembly port, loaded by host_sim/web/page.js as the top-level
 module `machine` (outside the device's flash, as a board's built-in module is). It
 is the browser counterpart of host_sim/machine.py, with the same names and
 signatures the firmware uses, and the page's JavaScript behind it (the JS module
@@ -13,7 +13,7 @@ signatures the firmware uses, and the page's JavaScript behind it (the JS module
         handler stamps the edge with the clock (performance.now(), microseconds).
     I2C(id, scl=, sda=, freq=)  .writeto .writevto .readfrom .readfrom_into .scan
         Devices on the bus are the page's: each write transaction goes to
-        _web.i2c_write(addr, hex) (the SSD1306 emulation in web/ssd1306.js, which
+        _web.i2c_write(addr, hex) (the SSD1306 emulation in host_sim/web/ssd1306.js, which
         draws the canvas); an address nobody answers raises OSError(5) (EIO), as the
         rp2 port does.
     PWM(pin, freq=, duty_u16=)  .freq([f]) .duty_u16([d]) .deinit()

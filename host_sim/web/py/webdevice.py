@@ -1,11 +1,11 @@
 """The device in a web page: the unchanged firmware on the browser's hardware layer.
 
-MicroPython code (WebAssembly port), loaded by web/page.js after it has copied the
+MicroPython code (WebAssembly port), loaded by host_sim/web/page.js after it has copied the
 device files (core/, firmware/, boot.py, main.py) into /flash, the board's flash.
 
     start(board_name, root)   build the app as firmware/start.py does on the board
                               (firmware.start.build) on the browser's machine
-                              (web/py/machine.py) and clock, and show the home screen
+                              (host_sim/web/py/machine.py) and clock, and show the home screen
                               (or the saved game)
     step()                    one turn of the app loop (App.step_safely): page.js
                               calls it every App.LOOP_MS from a timer, so the browser

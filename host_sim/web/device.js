@@ -1,10 +1,10 @@
 // The device: the MicroPython WebAssembly build running the unchanged firmware on the
-// browser's hardware layer (web/py/machine.py and web/py/webdevice.py, with this file
-// as their JavaScript side, the module `_web`). No DOM here: web/page.js draws.
+// browser's hardware layer (host_sim/web/py/machine.py and host_sim/web/py/webdevice.py, with this file
+// as their JavaScript side, the module `_web`). No DOM here: host_sim/web/page.js draws.
 //
 //   const dev = await startDevice({ loadMicroPython, wasmUrl, bundle, storage, onFrame, onTone });
 //   dev.press("OK"); dev.release("OK");    // a button goes down / comes up
-//   dev.panel                               // the SSD1306 emulation (web/ssd1306.js)
+//   dev.panel                               // the SSD1306 emulation (host_sim/web/ssd1306.js)
 //   dev.journal()                           // the journal as table notation
 //   dev.stop()                              // stop the loop (before a restart)
 //
