@@ -1,7 +1,7 @@
 """The table notation's shared vocabulary: tokens, players, numbers, headers.
 
 Every game parses its own verbs; what is common to all of them lives here so the
-three games read alike (see ../shared/contract.md).
+three games read alike (see seeds/notation.md).
 """
 
 from core.errors import IllegalAction

@@ -4,7 +4,7 @@ The device does not see hands: it keeps the two centre tops (when the table tell
 whether a game is on, the match score, and above all the calls, decided by
 `core.stress_arbiter.Arbiter` from the raw edges of the players' call buttons.
 
-Lines (see ../shared/contract.md):
+Lines (see seeds/notation.md):
     centre CARD CARD        the two centre tops, as laid at a start, a stall or a re-deal
     PX play CARD S          PX plays CARD on centre stack S (1 or 2)
     start                   a game is on: calls are taken

@@ -6,7 +6,7 @@
     P2 draw        # comments and blank lines are ignored
 
 `replay(lines)` applies them and stops at the first malformed or illegal line, keeping
-the state as it stood before that line (the contract's replay command is built on it).
+the state as it stood before that line (the notation's replay command is built on it).
 Lines may be str or bytes (UTF-8; a line that is not is refused as "not text"); a
 UTF-8 byte order mark at the start of the first line is skipped.
 """

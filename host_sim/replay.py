@@ -1,4 +1,4 @@
-"""`python -m host_sim replay FILE`: the contract's replay command."""
+"""`python -m host_sim replay FILE`: the notation's replay command."""
 
 import sys
 

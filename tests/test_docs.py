@@ -25,3 +25,27 @@ def test_notation_examples_replay():
                              input="\n".join(lines) + "\n", capture_output=True, text=True)
         assert run.returncode == 0, (lines, run.stderr)
         assert run.stdout.startswith("{")
+
+
+def test_nothing_a_user_reads_points_outside_the_project():
+    for folder in ("seeds", "core", "firmware", "host_sim", "tools"):
+        for base, _dirs, files in os.walk(os.path.join(ROOT, folder)):
+            for name in files:
+                if name.endswith((".md", ".py", ".js", ".html")) or "." not in name:
+                    path = os.path.join(base, name)
+                    try:
+                        text = open(path, encoding="utf-8").read()
+                    except (UnicodeDecodeError, IsADirectoryError):
+                        continue
+                    assert "../shared" not in text, path
+    assert "../shared" not in open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+
+
+def test_the_journal_examples_carry_their_real_checksums():
+    from firmware.journal import seal
+    for path in ("README.md", "seeds/notation.md"):
+        text = open(os.path.join(ROOT, path), encoding="utf-8").read()
+        sealed = re.findall(r"^    (.+?)  (#~[0-9a-f]{4})$", text, re.M)
+        assert sealed, path
+        for body, mark in sealed:
+            assert seal(body) == body + "  " + mark, (path, body)
