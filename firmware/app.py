@@ -28,6 +28,8 @@ class App:
         self.fb = hw.display
         self.settings = settings
         self.screens = []
+        self._resident = None  # the modules loaded at start (see forget_modules)
+        self._game_modules = ()
         self.session = None
         self.report = None  # what the journal or settings said on start, shown once
         self._dirty = True
@@ -51,6 +53,16 @@ class App:
     def screen(self):
         return self.screens[-1]
 
+    @property
+    def session(self):
+        return self._session
+
+    @session.setter
+    def session(self, session):
+        # The rules modules a game in play needs stay loaded with it (forget_modules).
+        self._session = session
+        self._game_modules = _core_modules() if session is not None else ()
+
     # A toast belongs to the screen it was raised on: any change of screen (a push,
     # a pop, home) drops it, so a message never covers the next screen or a dialog.
 
@@ -64,6 +76,8 @@ class App:
         self._toast = None
         if len(self.screens) > 1:
             self.screens.pop()
+            if len(self.screens) == 1:
+                self.forget_modules()
             self.screen.enter()
         self.redraw()
 
@@ -74,6 +88,7 @@ class App:
     def home(self):
         self._toast = None
         del self.screens[1:]
+        self.forget_modules()
         self.screen.enter()
         self.redraw()
 
@@ -154,6 +169,8 @@ class App:
         from firmware.screens.home import HomeScreen
         from firmware.session import Session
 
+        if self._resident is None:
+            self._resident = set(sys.modules)
         self.screens = []
         self.session = None  # home must not offer a game that is not loaded
         report = None
@@ -197,6 +214,24 @@ class App:
         if aside:
             return "Saved game not loaded (%s): kept as %s" % (name, aside)
         return "Saved game not loaded (%s)" % name
+
+    def forget_modules(self):
+        """Back on the home screen (MicroPython only): drop the modules loaded since
+        start that nothing shown needs any more (game screens, settings pages, History,
+        other games' rules), so the heap holds the home menu and the game in play
+        (its rules modules stay while it is loaded). A module is imported again, from
+        flash, when it is next needed."""
+        if self._resident is None or sys.implementation.name != "micropython":
+            return
+        self._toast_owner = None  # a closed screen must not stay alive through it
+        keep = self._resident
+        game = self._game_modules
+        for name in list(sys.modules):
+            if name in keep or name in game:
+                continue
+            if getattr(sys.modules[name], "_said", None) is not None:
+                continue  # firmware.archive holds a message for History
+            forget_module(name)
 
     def apply_display_settings(self):
         self.fb.contrast(self.settings.contrast())
@@ -342,6 +377,37 @@ class App:
             storage.append(ERROR_LOG, format_error(error))
         except Exception:  # noqa: BLE001 - logging must not crash the crash handler
             pass
+
+
+def _core_modules():
+    out = []
+    for name in sys.modules:
+        if name.startswith("core."):
+            out.append(name)
+    return out
+
+
+def forget_module(name):
+    """Drop a module from sys.modules and from its package (so that its code is
+    garbage once no object of it is alive)."""
+    module = sys.modules.pop(name, None)
+    dot = name.rfind(".")
+    parent = sys.modules.get(name[:dot]) if dot > 0 else None
+    if module is not None and parent is not None and \
+            getattr(parent, name[dot + 1:], None) is module:
+        try:
+            delattr(parent, name[dot + 1:])
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def forget_new_modules(before):
+    """Drop the modules imported since `before` (a set of names), on MicroPython."""
+    if sys.implementation.name != "micropython":
+        return
+    for name in list(sys.modules):
+        if name not in before:
+            forget_module(name)
 
 
 def format_error(error):

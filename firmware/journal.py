@@ -87,6 +87,7 @@ VOID = 4  # "#---"
 COMMENT = 5  # another sealed comment (not written by this version)
 BAD = 6  # damaged
 BAD_SKIP = 7  # damaged, but it was a void or part of a checkpoint: costs nothing
+HEAD_END = 8  # "#} n crc": the header's end (n header lines, CRC of their texts)
 
 ENOSPC = getattr(errno, "ENOSPC", 28)
 EROFS = getattr(errno, "EROFS", 30)
@@ -143,6 +144,25 @@ def _body(line):
     return body
 
 
+def _skip_head(line, at):
+    head = line[at:at + 2]
+    return head == b"#-" or head == b"#=" or head == b"#]"
+
+
+def _holds_no_action(line):
+    """A damaged line that can have held no action: it starts as a void or checkpoint
+    record, and so does every piece after a seal in it (one lost line break glues two
+    records: `#] 2 63 8ed3  #~acb1discard down  #~52b1` holds an action)."""
+    at = 0
+    while True:
+        if not _skip_head(line, at):
+            return False
+        i = line.find(b"  #~", at)
+        if i < 0 or i + SEAL_LEN >= len(line):
+            return True  # no seal, or it ends the line: one record
+        at = i + SEAL_LEN
+
+
 def classify(raw):
     """(kind, body bytes or None) of one line (with or without its break)."""
     line = raw.rstrip(b"\r\n")
@@ -150,10 +170,7 @@ def classify(raw):
         return FILLER, None
     body = _body(line)
     if body is None:
-        head = line[:2]
-        if head == b"#-" or head == b"#=" or head == b"#]":
-            return BAD_SKIP, None
-        return BAD, None
+        return (BAD_SKIP if _holds_no_action(line) else BAD), None
     if body[:1] != b"#":
         if b"#" in body:
             return BAD, None
@@ -162,6 +179,8 @@ def classify(raw):
         return CK_LINE, body
     if body[:3] == b"#] ":
         return CK_END, body
+    if body[:3] == b"#} ":
+        return HEAD_END, body
     if not body[1:].strip(b"-"):
         return VOID, body
     return COMMENT, body
@@ -215,6 +234,22 @@ def checkpoint_bytes(lines, moves):
     return b"".join(parts)
 
 
+def head_end_bytes(texts):
+    """The header's end record: `#} n crc` (n header lines and their block_crc)."""
+    return seal_bytes("#} %d %04x" % (len(texts), block_crc(texts)))
+
+
+def parse_head_end(body):
+    """'#} n crc' -> (n, crc) or None."""
+    try:
+        words = body.decode().split()
+        if len(words) != 3 or len(words[2]) != 4 or not words[1].isdigit():
+            return None
+        return int(words[1]), int(words[2], 16)
+    except (ValueError, UnicodeError):
+        return None
+
+
 def parse_end(body):
     """'#] n moves crc' -> (n, moves, crc) or None."""
     try:
@@ -261,7 +296,7 @@ class Journal:
         self.size = -1  # bytes in the file (-1: not known yet)
         self.cp_bytes = CHECKPOINT_GUESS
         # The live records since the base (undo voids them from the top)
-        self.offs = array("l", [0] * STACK)
+        self.offs = array("l", bytes(STACK * (8 // len(array("l", bytes(8))))))  # no temporary list
         self.lens = array("H", [0] * STACK)
         self.kinds = bytearray(STACK)
         self.n = 0
@@ -324,35 +359,33 @@ class Journal:
             raise OSError(ENOSPC, "flash full")
 
     def start(self, header_lines, records=b""):
-        """A fresh file (atomic): the header, then `records` (sealed action records);
-        returns where those start."""
-        data = b""
-        n = h = 0
-        for line in header_lines:
-            text = _clean(line)
-            data += seal_bytes(text)
-            n += 1
-            if h == n - 1 and _is_header(text):
-                h = n
-        head = len(data)
-        self.room(head + len(records), reserve=False)
-        w = self.storage.atomic(self.name)
+        """A fresh file (atomic): the header and its end record, then `records` (sealed
+        action records); returns where those start."""
+        w = self.begin(header_lines, len(records))
         try:
-            w.write(data)
-            if records:
-                w.write(records)
+            head = w.write(records) if records else w.size
             w.commit()
         except OSError:
-            try:
-                w.abort()
-            except OSError:
-                pass
+            w.abort()
             raise
-        self.size = head + len(records)
-        self.count = n + records.count(b"\n")
-        self.header_count = h
-        self.stack_reset()
         return head
+
+    def begin(self, header_lines, more=0):
+        """A fresh file written as a stream (atomic at commit()): the header lines (the
+        `game` and `option` lines, then any others) with the header's end record after
+        the header lines; w.write(data) -> where data starts; w.commit(); w.abort().
+        `more`: bytes expected after the header (the flash must hold them)."""
+        texts = [_clean(line) for line in header_lines]
+        h = 0
+        while h < len(texts) and _is_header(texts[h]) and \
+                (h or texts[0].lower().startswith("game ")):
+            h += 1
+        data = b"".join([seal_bytes(t) for t in texts[:h]]) + head_end_bytes(texts[:h]) \
+            + b"".join([seal_bytes(t) for t in texts[h:]])
+        self.room(len(data) + more, reserve=False)
+        w = _Anew(self, h, len(texts))
+        w.write(data)
+        return w
 
     def append(self, line):
         """One action record. OSError (nothing written, or rolled back)."""
@@ -438,26 +471,62 @@ class Journal:
         for k in range(self.n - 1, i, -1):  # the newest first
             edits.append((self.offs[k], void_bytes(self.lens[k])))
         edits.append((off, void_bytes(length)))
-        self.storage.patch(self.name, edits)
+        self._patch_or_back(edits, raw, i)
         self.voided_checkpoints = self.n - 1 - i
         self.n = i
         self.count -= 1
         return text
 
+    def _patch_or_back(self, edits, raw=None, first=0, tail=None):
+        """Overwrite the records of the stack from `first` on (edits: the newest first)
+        in one patch (then append `tail`). A patch that fails part-way is put back: the
+        records it reached get their old bytes again (raw: the oldest one's, already
+        read), the tail becomes filler, so an undo or rewrite the flash refused leaves
+        every record as it was. OSError."""
+        old = []
+        for k in range(self.n - 1, first - 1, -1):
+            if k == first and raw is not None:
+                old.append((self.offs[k], raw))
+            else:
+                old.append((self.offs[k], self.storage.read_at(self.name, self.offs[k],
+                                                               self.lens[k])))
+        end = self._size()
+        try:
+            self.storage.patch(self.name, edits, tail)
+        except OSError:
+            self._put_back(old)
+            if tail:
+                self.rollback(end)
+            raise
+
+    def _put_back(self, old):
+        """Best effort after a failed patch: the records that differ now get their old
+        bytes back."""
+        st = self.storage
+        back = []
+        for off, data in old:
+            try:
+                if st.read_at(self.name, off, len(data)) != data:
+                    back.append((off, data))
+            except OSError:
+                back.append((off, data))
+        if back:
+            try:
+                st.patch(self.name, back)
+            except OSError:
+                pass
+
     def void_all(self, tail=None):
         """Void every record on the stack and append tail (sealed records) in one
-        patch; returns the offset where tail starts."""
+        patch (the newest void first: a power cut leaves a prefix of the old records);
+        returns the offset where tail starts. A failure puts it all back."""
         edits = []
         for k in range(self.n - 1, -1, -1):
             edits.append((self.offs[k], void_bytes(self.lens[k])))
         off = self._size()
         if tail:
             self.room(len(tail))
-        try:
-            self.storage.patch(self.name, edits, tail)
-        except OSError:
-            self.rollback(off)
-            raise
+        self._patch_or_back(edits, tail=tail)
         if tail:
             self.size = off + len(tail)
         self.n = 0
@@ -468,11 +537,18 @@ class Journal:
 
     # Reading --------------------------------------------------------------------
 
-    def read_header(self):
-        """(header texts, offset after them), or (None, 0) when there is no journal.
-        JournalError when the header is damaged."""
+    def read_header(self, strict=True):
+        """(header texts, offset after them and their end record), or (None, 0) when
+        there is no journal. self.header_ok says whether the header is whole: True (its
+        end record `#} n crc` follows and matches), None (no end record, but a whole
+        record that is no header line follows: a journal of an older version), False
+        (the header may be cut short: a damaged or torn line, or the end of the file,
+        where its end record should be; the offset is then where that line starts).
+        JournalError when no header line can be read at all (strict=False: ([], offset
+        of the damaged line) with header_ok False when the first line is damaged)."""
         st = self.storage
         st.recover(self.name)
+        self.header_ok = False
         f = st.open_read(self.name)
         if f is None:
             self.size = 0
@@ -481,6 +557,7 @@ class Journal:
         texts = []
         off = 0
         junk = False
+        damaged = False
         try:
             while True:
                 raw = f.readline(LINE_MAX + 1)
@@ -490,9 +567,31 @@ class Journal:
                 if kind == FILLER:
                     off += len(raw)
                     continue
-                if kind != ACTION or not raw.endswith(b"\n"):
-                    if not texts:
+                if kind == HEAD_END:
+                    e = parse_head_end(body)
+                    if e is not None and texts and e[0] == len(texts) and \
+                            e[1] == block_crc(texts) and raw.endswith(b"\n"):
+                        self.header_ok = True
+                        off += len(raw)
+                    damaged = not texts
+                    break
+                if kind == ACTION and not raw.endswith(b"\n"):
+                    # a whole last record without its break: a header line (the file
+                    # ends inside the header) or an action of an older journal
+                    if _is_header(body.decode("utf-8", "replace")):
+                        damaged = True
+                    elif texts:
+                        self.header_ok = None
+                    else:
                         junk = True
+                    break
+                if kind != ACTION:
+                    if kind == BAD or kind == BAD_SKIP:
+                        damaged = True  # torn, or damaged: maybe a header line
+                    elif not texts:
+                        junk = True
+                    else:
+                        self.header_ok = None
                     break
                 try:
                     text = body.decode("utf-8")
@@ -501,17 +600,20 @@ class Journal:
                 if not _is_header(text) or (not texts and not text.lower().startswith("game ")):
                     if not texts:
                         junk = True
+                    else:
+                        self.header_ok = None  # an action right after: an older journal
                     break
                 texts.append(text)
                 off += len(raw)
         finally:
             f.close()
+        self.size = st.size(self.name)
         if not texts:
-            if not junk:  # empty, or only filler: no journal
-                self.size = st.size(self.name)
+            if damaged and not strict:
+                return [], off
+            if not junk and not damaged:  # empty, or only filler: no journal
                 return None, 0
             raise JournalError("no header")
-        self.size = st.size(self.name)
         self.header_count = len(texts)
         return texts, off
 
@@ -692,6 +794,48 @@ class Journal:
                 break
         self.count = len(texts)
         return texts, (self.details["message"] if self.details else None)
+
+
+class _Anew:
+    """Journal.begin's writer."""
+
+    def __init__(self, journal, h, n):
+        self.j = journal
+        self.h = h
+        self.n = n  # live records written
+        self.size = 0
+        self.w = journal.storage.atomic(journal.name)
+
+    def write(self, data):
+        off = self.size
+        try:
+            self.w.write(data)
+        except OSError:
+            self.abort()
+            raise
+        self.size = off + len(data)
+        self.n += data.count(b"\n") if off else 0
+        return off
+
+    def commit(self):
+        try:
+            self.w.commit()
+        except OSError:
+            self.abort()
+            raise
+        j = self.j
+        j.size = self.size
+        j.count = self.n
+        j.header_count = self.h
+        j.stack_reset()
+
+    def abort(self):
+        if self.w is not None:
+            try:
+                self.w.abort()
+            except OSError:
+                pass
+        self.w = None
 
 
 def _decode_loose(raw):

@@ -87,6 +87,20 @@ class HomeScreen(MenuScreen):
         self.app.push(AboutScreen(self.app))
 
 
+def _before_new(app):
+    """firmware.archive.before_new, its module unloaded again after it (on MicroPython:
+    the archive's code need not sit in the heap through the whole game) unless it was
+    loaded already or keeps a message for History."""
+    import sys
+    from firmware.app import forget_new_modules
+    before = set(sys.modules)
+    from firmware.archive import before_new
+    answer = before_new(app)
+    if getattr(sys.modules.get("firmware.archive"), "_said", None) is None:
+        forget_new_modules(before)
+    return answer
+
+
 class NewGameScreen(Screen):
     """Players (LEFT/RIGHT), then OK starts the game with the house rules from settings."""
 
@@ -114,8 +128,7 @@ class NewGameScreen(Screen):
         from core.errors import IllegalAction
         from firmware.screens import game_screen
         from firmware.session import Session
-        from firmware.archive import before_new
-        go, said = before_new(self.app)  # the game in play goes to the archive
+        go, said = _before_new(self.app)  # the game in play goes to the archive
         if not go:
             self.app.toast(said)
             return

@@ -138,9 +138,14 @@ def _nothing():
 
 
 def game_options(name):
-    """The numeric options a game offers (those the arrows can change)."""
+    """The numeric options a game offers (those the arrows can change). The game's
+    modules, when imported for this alone, are unloaded again (MicroPython): the
+    settings pages never hold the three games' rules in the heap at once."""
+    import sys
     from core.errors import IllegalAction
     from core.games import game_class
+    from firmware.app import forget_new_modules
+    before = set(sys.modules)
     try:
         options = game_class(name).OPTIONS
     except IllegalAction:  # a game left out of this build has no rules to set
@@ -149,6 +154,8 @@ def game_options(name):
     for k in options:
         if isinstance(options[k], int) and not isinstance(options[k], bool):
             out[k] = options[k]
+    options = None
+    forget_new_modules(before)
     return out
 
 
