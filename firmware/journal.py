@@ -617,6 +617,35 @@ class Journal:
         self.header_count = len(texts)
         return texts, off
 
+    def fix_header(self, texts):
+        """After read_header found the header cut short: do the file's first bytes
+        hold `texts` as a header (with its end record), but for a damaged byte or two
+        (a flip) or a cut inside the end record? Then they are written back in place
+        (best effort) and the offset after the end record is returned; else -1."""
+        st = self.storage
+        end = head_end_bytes(texts)
+        want = b"".join([seal_bytes(t) for t in texts]) + end
+        have = st.read_at(self.name, 0, len(want))
+        try:
+            if len(have) < len(want):
+                # the file ends inside the end record: every header line is there
+                if len(have) <= len(want) - len(end) or want[:len(have)] != have:
+                    return -1
+                st.append(self.name, want[len(have):])
+            else:
+                diffs = 0
+                for i in range(len(want)):
+                    if want[i] != have[i]:
+                        diffs += 1
+                if diffs > 2:
+                    return -1
+                if diffs:
+                    st.patch(self.name, ((0, want),))
+        except OSError:
+            pass
+        self.size = -1
+        return len(want)
+
     def lines_back(self, start):
         """(offset, raw line) from the end of the file back to `start`, read in chunks."""
         st = self.storage

@@ -54,6 +54,32 @@ def make_game(name, players, options=None):
     return cls(players, options)
 
 
+def _split_block(texts):
+    """A checkpoint block's lines -> (the header copy or None, the game's lines). The
+    block starts with the journal's header lines (game, option) since this version."""
+    h = 0
+    while h < len(texts) and jr._is_header(texts[h]) and \
+            (h or texts[0].lower().startswith("game ")):
+        h += 1
+    return (texts[:h] if h else None), texts[h:]
+
+
+def _round_lines(game):
+    """The lines that rebuild a Stack the Deck position from the start: each ended
+    round (`round`, its entries, `end`), then the open round; None for a game that
+    has no rounds to rebuild (see Session.rewrite)."""
+    entries = getattr(game, "entries", None)
+    if entries is None or not hasattr(game, "scores") or not hasattr(game, "open"):
+        return None
+    out = []
+    ended = len(game.scores)
+    for r in range(1, ended + 1):
+        out.append(["round"] + entries(r) + ["end"])
+    if game.open is not None:
+        out.append(["round"] + entries(ended + 1))
+    return out
+
+
 def _game_from_header(texts):
     from core import notation, transcript
     game = None
@@ -71,9 +97,12 @@ class Session:
     EVERY = 32  # K: lines between checkpoints
     RING = 4  # recent checkpoints kept to rebase onto
 
-    def __init__(self, game, journal):
+    def __init__(self, game, journal, header=None):
         self.game = game
         self.journal = journal
+        # the header lines, copied into every checkpoint (a damaged header line is
+        # restored from there: Session._resume)
+        self.header = header if header is not None else game.header_lines()
         self.buf, self.starts = _hold_buffers()
         self.held = 0
         self.fill = 0
@@ -163,15 +192,13 @@ class Session:
             return action
         if not game.history:
             raise IllegalAction("nothing to undo")
-        action = game.pop()  # the screen first; the flash follows
-        try:
+        try:  # the flash first: the game in RAM never goes ahead of it
             text = self.journal.pop()
         except OSError as e:
-            game.push(action)
             raise IllegalAction(jr.reason(e))
         if text is None:
-            game.push(action)
             raise IllegalAction("nothing to undo")
+        action = game.pop()
         voided = self.journal.voided_checkpoints
         if voided:
             moves = game.moves
@@ -181,32 +208,114 @@ class Session:
         return action
 
     def rewrite(self):
-        """Write the journal anew from the base after an edit of history (rare): the
-        records since the base checkpoint are voided in place and the history is
-        appended again, in one patch. OSError: the caller puts the game back."""
+        """Write the journal anew after an edit of history (rare), so that it replays
+        to the game's state and resumes with its history (undo):
+          - no base checkpoint (the history starts at the beginning): the header and
+            the history, a fresh file (atomic);
+          - a game whose rounds rebuild its base (Stack the Deck, bounded by its
+            rounds): the header, every round's lines, a checkpoint of the base, the
+            history, a fresh file streamed (atomic); `moves` then counts the lines of
+            that transcript (the game is set to it);
+          - otherwise (Stress: an edit inside the history, the base unchanged): the
+            records since the base checkpoint are voided in place and the history is
+            appended again, in one patch.
+        OSError: nothing changed (the caller puts the game back)."""
         game = self.game
         self.held = 0
         self.fill = 0
         j = self.journal
-        parts = []
-        starts = [0]
-        total = 0
-        for action in game.history:
-            rec = jr.seal_bytes(game.format(action))
-            parts.append(rec)
-            total += len(rec)
-            starts.append(total)
-        data = b"".join(parts)
-        if game.base_checkpoint() is None and j.actions_held() < game.moves - len(game.history) + len(parts):
-            # the journal holds records the stack does not know: write it anew (atomic)
-            off = j.start(game.header_lines(), data)
+        base = game.base_checkpoint()
+        if base is None:
+            self._write_anew(None)
         else:
-            off = j.void_all(data)
-        for i in range(len(parts)):
-            j.stack_push(off + starts[i], starts[i + 1] - starts[i], jr.ACTION)
+            rounds = None
+            bg = _game_from_header(self.header)
+            try:
+                bg.restore(base)
+                rounds = _round_lines(bg)
+            except IllegalAction:
+                pass
+            if rounds is not None:
+                self._write_anew(base, bg, rounds)
+            elif j.actions_held() == len(game.history):
+                parts = []
+                starts = [0]
+                for action in game.history:
+                    parts.append(jr.seal_bytes(game.format(action)))
+                    starts.append(starts[-1] + len(parts[-1]))
+                off = j.void_all(b"".join(parts))
+                for i in range(len(parts)):
+                    j.stack_push(off + starts[i], starts[i + 1] - starts[i], jr.ACTION)
+            else:  # records the stack does not know: the base as it is (resumes)
+                self._write_anew(base, None, None)
         self.ring = []
-        self.since = len(parts) + self.EVERY
-        self._checkpoint()
+        self.since = len(game.history)
+
+    def _write_anew(self, base, bg=None, rounds=None):
+        """The journal as a fresh file, streamed (atomic): header, [the rounds of the
+        base position bg, then a checkpoint of it], the history. With rounds the game
+        is renumbered to the new transcript (its base: that checkpoint)."""
+        game = self.game
+        j = self.journal
+        new_base = None
+        moves = game.moves - len(game.history)
+        if rounds is not None:
+            fresh = _game_from_header(self.header)
+            for lines in rounds:
+                for line in lines:
+                    fresh.push(line)
+            a, b = fresh.state(), bg.state()
+            a.pop("moves", None)
+            b.pop("moves", None)
+            if a != b:  # the rounds do not give the base back: keep it as it is
+                rounds = None
+            else:
+                new_base = fresh.checkpoint()
+                moves = fresh.moves
+            fresh = None
+        records = []  # (offset, length) of the history's records in the new file
+        w = j.begin(self.header)
+        try:
+            buf = []
+            size = 0
+            pos = w.size
+            for lines in rounds or ():
+                for line in lines:
+                    rec = jr.seal_bytes(line)
+                    buf.append(rec)
+                    size += len(rec)
+                if size >= jr.CHUNK:
+                    pos += size
+                    w.write(b"".join(buf))
+                    buf, size = [], 0
+            if base is not None:
+                block = jr.checkpoint_bytes(self.header + (new_base or base), moves)
+                buf.append(block)
+                size += len(block)
+            for action in game.history:
+                rec = jr.seal_bytes(game.format(action))
+                records.append((pos + size, len(rec)))
+                buf.append(rec)
+                size += len(rec)
+                if size >= jr.CHUNK:
+                    pos += size
+                    w.write(b"".join(buf))
+                    buf, size = [], 0
+            if buf:
+                w.write(b"".join(buf))
+            w.commit()
+        except OSError:
+            w.abort()
+            raise
+        if new_base is not None:  # moves as the new transcript counts them
+            history = list(game.history)
+            for _ in history:
+                game.pop()
+            game.restore(new_base)
+            for action in history:
+                game.push(action)
+        for off, length in records:
+            j.stack_push(off, length, jr.ACTION)
 
     # Checkpoints and the base ------------------------------------------------------
 
@@ -222,7 +331,7 @@ class Session:
             self.checkpoints = False  # this game writes none: plain journal
             return
         try:
-            end = self.journal.write_checkpoint(lines, game.moves)
+            end = self.journal.write_checkpoint(self.header + lines, game.moves)
         except OSError:
             return  # no room: the journal stays valid, only longer to resume
         self.since = 0
@@ -278,41 +387,78 @@ class Session:
     def _resume(cls, journal):
         journal.details = None
         try:
-            header, data_off = journal.read_header()
+            top, data_off = journal.read_header(strict=False)
         except jr.JournalError as e:
-            aside = journal.set_aside()
-            journal.details = {"message": "Journal unreadable", "error": str(e),
-                               "aside": aside, "kept": 0, "set_aside": None}
-            return None, "Journal unreadable: set aside"
-        if header is None:
+            return cls._unusable(journal, "Journal unreadable", str(e),
+                                 "Journal unreadable: set aside")
+        if top is None:
             return None, None
-        try:
-            game = _game_from_header(header)
-        except IllegalAction as e:
-            aside = journal.set_aside()
-            journal.details = {"message": "Saved game unreadable", "error": e.reason,
-                               "aside": aside, "kept": 0, "set_aside": None}
-            return None, "Saved game unreadable: %s" % e.reason
-        session = cls(game, journal)
-        session._load(header, data_off)
-        return session, session.report
-
-    def _load(self, header, data_off):
-        j = self.journal
-        j.stack_reset()
         gc.collect()
         cps = []
         try:
             # the newest, and one at least EVERY moves before it (undo after resume)
-            cps = j.find_checkpoints(data_off, self.RING, self.EVERY)
+            cps = journal.find_checkpoints(data_off, cls.RING, cls.EVERY)
         except OSError:
             cps = []
+        header = top
+        said = None
+        if journal.header_ok is False:
+            # The header may be cut short (a damaged line where it ends): its copy in
+            # the newest checkpoint that has one, else the top when only its end
+            # record is damaged. Never a game with options it did not have.
+            copy = None
+            for c in cps:
+                copy = _split_block(c[1])[0]
+                if copy is not None:
+                    break
+            if copy is not None and copy[:len(top)] == top:
+                header = copy
+            elif not top:
+                header = None
+            fixed = journal.fix_header(header) if header else -1
+            if header is None or (fixed < 0 and header is top):
+                return cls._unusable(journal, "Game header damaged", "header damaged",
+                                     "Game header damaged: set aside")
+            if fixed >= 0:
+                data_off = fixed
+            if header != top:
+                said = "Game header damaged: restored"
+        try:
+            game = _game_from_header(header)
+        except IllegalAction as e:
+            return cls._unusable(journal, "Saved game unreadable", e.reason,
+                                 "Saved game unreadable: %s" % e.reason)
+        session = cls(game, journal, header)
+        session._load(header, data_off, cps)
+        if said is not None:
+            session.report = said if session.report is None else \
+                said + " / " + session.report
+            if session.details is None:
+                session.details = {"message": said, "kept": game.moves, "set_aside": 0,
+                                   "aside": None}
+            session.details["header"] = "restored from a checkpoint"
+            journal.details = session.details
+        return session, session.report
+
+    @classmethod
+    def _unusable(cls, journal, message, error, report):
+        aside = journal.set_aside()
+        journal.details = {"message": message, "error": error, "aside": aside,
+                           "kept": 0, "set_aside": None}
+        return None, report
+
+    def _load(self, header, data_off, cps):
+        j = self.journal
+        j.stack_reset()
         start = data_off
         while cps:
             c = cps.pop()  # the older first: more undo after resume
+            copy, lines = _split_block(c[1])
+            if copy is not None and copy != header:
+                continue  # not this game's checkpoint
             g = _game_from_header(header)
             try:
-                g.restore(c[1])
+                g.restore(lines)
             except IllegalAction:
                 continue
             if g.moves != c[0]:
@@ -372,7 +518,7 @@ class Session:
                 if e is not None and e[0] == len(block) and jr.block_crc(block) == e[2] \
                         and e[1] == game.moves:
                     j.stack_push(off, length, jr.CK_END)
-                    self._remember(e[1], block, off + length)
+                    self._remember(e[1], _split_block(block)[1], off + length)
                     since = 0
                     stream_cp = None
                     if len(game.history) > 2 * EVERY:

@@ -100,9 +100,11 @@ def test_journal_is_a_transcript(tmp_path):
     for a in ACTIONS[:3]:
         j.append(a)
     text = st.read_text("journal.txt")
-    # every line: the record, then a comment that the notation ignores
+    # every line: the record, then a comment that the notation ignores; after the
+    # header its end record (a comment: `#} 2 crc`, the header's lines and their CRC)
     stripped = [line.split("#", 1)[0].strip() for line in text.splitlines()]
-    assert stripped == HEADER + ACTIONS[:3]
+    assert stripped == HEADER + [""] + ACTIONS[:3]
+    assert text.splitlines()[2].startswith("#} 2 ")
     assert j.load() == (HEADER + ACTIONS[:3], None)
     assert (j.count, j.header_count) == (5, 2)
 
