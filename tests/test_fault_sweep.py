@@ -34,10 +34,11 @@ def references(tmp_path_factory):
 
 
 def header_end(data):
-    """Bytes of the header records (game and option lines) at the top of the journal."""
+    """Bytes of the header records (game and option lines, and their end record)."""
     off = 0
     for line in data.split(b"\n"):
-        if not (line.startswith(b"game ") or line.startswith(b"option ")):
+        if not (line.startswith(b"game ") or line.startswith(b"option ")
+                or line.startswith(b"#} ")):
             break
         off += len(line) + 1
     return off
@@ -57,18 +58,22 @@ def check(t):
 @pytest.mark.parametrize("game", fs_tool.GAMES)
 def test_byte_flips_and_cuts_of_the_played_journal(tmp_path, references, game):
     data, _states, _writes = references[game]
-    # The header lines are left out here: their damage is test_a_damaged_option_line below.
-    start = header_end(data)
-    body = data[start:]
-    assert len(body) > 300
+    assert len(data) > 300 and header_end(data) > 40
     step = BYTE_SAMPLE[game]
-    with fs_tool.NoCollect():
-        flips = fs_tool.sweep_bytes(game, data, str(tmp_path), "flip", step, first=start)
-        cuts = fs_tool.sweep_bytes(game, data, str(tmp_path), "cut", step, first=start)
-    assert flips.cases >= 2 * len(body) // step and cuts.cases >= len(body) // step
+    with fs_tool.NoCollect():  # from byte 0: the header's lines are swept too
+        flips = fs_tool.sweep_bytes(game, data, str(tmp_path), "flip", step)
+        cuts = fs_tool.sweep_bytes(game, data, str(tmp_path), "cut", step)
+        # every byte of the header (its lines and end record), and the first record
+        end = header_end(data) + 40
+        head = fs_tool.sweep_bytes(game, data, str(tmp_path), "flip", 1, last=end)
+        head_cuts = fs_tool.sweep_bytes(game, data, str(tmp_path), "cut", 1, last=end)
+    assert flips.cases >= 2 * len(data) // step and cuts.cases >= len(data) // step
     assert flips.said > 0  # damage after the last checkpoint is found and said
     check(flips)
     check(cuts)
+    check(head)
+    check(head_cuts)
+    assert head.cases >= 2 * end  # restored: the game as played (said, not counted)
 
 
 @pytest.mark.parametrize("game", fs_tool.GAMES)
@@ -83,10 +88,7 @@ def test_power_cuts_and_a_full_flash_at_sampled_writes(tmp_path, references, gam
     check(full)
 
 
-@pytest.mark.xfail(strict=True, reason="a damaged `option` header line is skipped without a "
-                   "word: Journal.read_header ends the header there, resume starts at a "
-                   "checkpoint after it, the game comes back with the default option")
-def test_a_damaged_option_line_is_not_silent(tmp_path, references):
+def test_a_damaged_option_line_is_restored_from_a_checkpoint(tmp_path, references):
     data, _states, _writes = references["stackdeck"]
     assert b"\noption rounds 2" in data
     at = data.index(b"\noption") + 1
@@ -96,5 +98,12 @@ def test_a_damaged_option_line_is_not_silent(tmp_path, references):
     booter = fs_tool.Booter(str(tmp_path / "boot"))
     with fs_tool.NoCollect():
         state, msg, fail = booter.boot(bytes(bad))
-    assert fail is None
-    assert state == prefixes[-1] or msg is not None, (state, msg)
+        assert fail is None and state == prefixes[-1]
+        assert msg == "Game header damaged: restored"
+        with open(str(tmp_path / "boot" / "game.txt"), "rb") as f:
+            assert f.read() == data  # the header written back
+        # without a checkpoint after it, the damaged header sets the game aside: the
+        # copies are gone, and the game is never resumed with 10 rounds instead of 2
+        first_cp = data.index(b"\n#= ") + 1
+        state, msg, fail = booter.boot(bytes(bad[:first_cp]))
+        assert fail is None and state is None and msg == "Game header damaged: set aside"
