@@ -316,6 +316,11 @@ def test_an_edit_of_an_earlier_round_changes_the_totals_and_survives_a_restart(t
     s = dev.game.state()
     assert s["rounds"] == [[10, 5]] and s["current"]["scores"] == [0, -5]
     entries = dev.game.entries(1)
+    # The journal is still a transcript: `python -m host_sim replay` gives this state.
+    from core import transcript
+    with open(str(tmp_path / "flash" / "game.txt")) as f:
+        replayed, err = transcript.replay(f.read().splitlines())
+    assert err is None and replayed.state() == s
 
     # Power off and on: the journal was written anew, the game resumes as edited.
     again = new_device(tmp_path)
@@ -326,6 +331,9 @@ def test_an_edit_of_an_earlier_round_changes_the_totals_and_survives_a_restart(t
     assert again.game.provisional() is None
     third = new_device(tmp_path)
     assert third.game.totals() == [10, 5] and not third.game.state()["round_open"]
+    with open(str(tmp_path / "flash" / "game.txt")) as f:
+        replayed, err = transcript.replay(f.read().splitlines())
+    assert err is None and replayed.state() == third.game.state()
 
 
 def test_end_round_on_an_empty_sheet_says_nobody_is_out(tmp_path):
