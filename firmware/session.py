@@ -106,6 +106,7 @@ class Session:
         self.buf, self.starts = _hold_buffers()
         self.held = 0
         self.fill = 0
+        self.undoing = False
         self.since = 0  # lines written since the last valid checkpoint
         self.ring = []  # (moves, lines, offset after its end record), oldest first
         self.checkpoints = True  # the game can write them
@@ -192,10 +193,15 @@ class Session:
             return action
         if not game.history:
             raise IllegalAction("nothing to undo")
-        try:  # the flash first: the game in RAM never goes ahead of it
+        # the flash first: the game in RAM never goes ahead of it. `undoing` stays
+        # True only if the power goes meanwhile (either state is right: in flight)
+        self.undoing = True
+        try:
             text = self.journal.pop()
         except OSError as e:
+            self.undoing = False
             raise IllegalAction(jr.reason(e))
+        self.undoing = False
         if text is None:
             raise IllegalAction("nothing to undo")
         action = game.pop()
