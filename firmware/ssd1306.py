@@ -86,11 +86,12 @@ class SSD1306(framebuf.FrameBuffer):
         self._stage = bytearray(1 + width)
         self._stage[0] = 0x40
         stage = memoryview(self._stage)
-        self._stage_data = [None] * (width + 1)
-        self._stage_msg = [None] * (width + 1)
+        # (indexed by (w + 7) // 8: one slot per width, 17 slots on a 128-wide panel)
+        self._stage_data = [None] * ((width + 7) // 8 + 1)
+        self._stage_msg = [None] * ((width + 7) // 8 + 1)
         for w in list(range(8, width + 1, 8)) + [width]:
-            self._stage_data[w] = stage[1:1 + w]
-            self._stage_msg[w] = stage[:1 + w]
+            self._stage_data[(w + 7) // 8] = stage[1:1 + w]
+            self._stage_msg[(w + 7) // 8] = stage[:1 + w]
         self._cmd2 = bytearray(2)
         self._flipped = False
         self.init_display()
@@ -335,7 +336,7 @@ class SSD1306(framebuf.FrameBuffer):
 
     def _write_stage(self, w):
         """Send stage bytes 1..w as GDDRAM data (stage[0] is free for a control byte)."""
-        self.write_data(self._stage_data[w])
+        self.write_data(self._stage_data[(w + 7) // 8])
 
     def dirty_pages(self):
         """The pages show() would send now (for tests and figures)."""
@@ -380,7 +381,7 @@ class SSD1306_I2C(SSD1306):
             self.i2c.writeto(self.addr, b"\x00" + bytes(buf))
 
     def _write_stage(self, w):
-        self.i2c.writeto(self.addr, self._stage_msg[w])
+        self.i2c.writeto(self.addr, self._stage_msg[(w + 7) // 8])
 
     def write_data(self, buf):
         n = len(buf)

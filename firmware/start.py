@@ -21,20 +21,28 @@ def back_held(machine, board):
 
 def build(machine, board, clock, root, fs=None):
     """The app on a hardware layer: shared by the board and the simulator."""
+    from firmware import session
+    from firmware.journal import Journal
+
+    # The big buffers that live as long as the app first, while the heap is still in
+    # one piece (allocated later, between the modules' code, they would need holes of
+    # 4 KB that a fragmented heap no longer has): the journal's record stack and the
+    # session's hold buffer.
+    journal = Journal(None, session.JOURNAL)
+    session._hold_buffers()
     from firmware.app import App
     from firmware.hardware import open_hardware
-    from firmware.journal import Journal
-    from firmware.session import JOURNAL
     from firmware.settings import Settings
 
     hw = open_hardware(board, machine, clock, root, fs=fs)
+    setattr(journal, "storage", hw.storage)  # its storage is known from here on
     if hw.display is None:
         # No panel answered: keep the game going (journal, buzzer) on a screen nobody
         # sees, rather than stop; the problem goes to the log.
         from firmware.nodisplay import NoDisplay
         hw.display = NoDisplay(board.OLED_WIDTH, board.OLED_HEIGHT)
     settings = Settings(hw.storage)  # loads at once; never raises on a bad file
-    app = App(hw, settings, Journal(hw.storage, JOURNAL))
+    app = App(hw, settings, journal)
     app.report = settings.report
     return app
 

@@ -23,6 +23,7 @@ COLS = W // CHAR  # 21
 ROWS = H // LINE  # 8
 
 _N = _font.COUNT
+_CHARS = _digits.CHARS
 # The whole font as one MONO_VLSB strip, glyph i at x = 6 * i.
 _font_buf = bytearray(_font.FONT)
 _font_fb = framebuf.FrameBuffer(_font_buf, CHAR * _N, 8, framebuf.MONO_VLSB)
@@ -97,7 +98,7 @@ class _BigFont:
         self.h = height
         self.w = width
         self.gap = stroke  # space after a digit
-        self.strip = framebuf.FrameBuffer(bytearray(data), width * len(_digits.CHARS),
+        self.strip = framebuf.FrameBuffer(bytearray(data), width * len(_CHARS),
                                           height, framebuf.MONO_VLSB)
         self.cell = framebuf.FrameBuffer(bytearray(width * ((height + 7) // 8)), width,
                                          height, framebuf.MONO_VLSB)
@@ -110,10 +111,27 @@ for _h in _digits.SIZES:
 del _h, _w, _t, _data
 
 
+def _unload_fonts():
+    """The font modules' data now lives in the strips above: on MicroPython their
+    modules (the glyph bytes, about 3.5 KB of heap on the unix port) are let go."""
+    import sys
+    if sys.implementation.name == "micropython":
+        for name in ("firmware.digits", "firmware.font6x8"):
+            sys.modules.pop(name, None)
+        package = sys.modules.get("firmware")
+        for attr in ("digits", "font6x8"):
+            if getattr(package, attr, None) is not None:
+                delattr(package, attr)
+
+
+_unload_fonts()
+del _digits, _font, _unload_fonts
+
+
 def _numeric(s):
     """True when every character of `s` is in the digit font (or a space)."""
     for ch in s:
-        if ch != " " and ch not in _digits.CHARS:
+        if ch != " " and ch not in _CHARS:
             return False
     return True
 
@@ -152,7 +170,7 @@ def big(fb, s, x, y, scale=2, c=1):
             if ch == " ":
                 x += f.w // 2
                 continue
-            f.cell.blit(f.strip, -f.w * _digits.CHARS.index(ch), 0)
+            f.cell.blit(f.strip, -f.w * _CHARS.index(ch), 0)
             if c:
                 fb.blit(f.cell, x, y, 0)
             else:

@@ -14,7 +14,7 @@ from core.games import GAMES, ORDER
 from firmware import buttons as b
 from firmware import ui
 from firmware.screen import MenuScreen, is_step
-from firmware.settings import rule_row
+from firmware.settings_rules import rule_row
 from firmware.screens.textentry import TextEntryScreen
 
 TIME_STEPS = (0, 15, 30, 60, 120, 300, 600, 1800, 3600)  # seconds; 0 = never
