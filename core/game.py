@@ -21,7 +21,6 @@ counts every action since the start of the game, also those forgotten.
 from core import checkpoint as cp
 from core import notation
 from core.errors import IllegalAction
-from core import jsonfmt
 
 
 class Game:
@@ -202,6 +201,7 @@ class Game:
         return True
 
     def to_json(self):
+        from core import jsonfmt  # only here: not in a board's heap through a game
         return jsonfmt.dumps(self.state(), self.KEY_ORDER)
 
     # Subclass hooks ----------------------------------------------------------
