@@ -193,18 +193,20 @@ class Session:
             return action
         if not game.history:
             raise IllegalAction("nothing to undo")
-        # the flash first: the game in RAM never goes ahead of it. `undoing` stays
-        # True only if the power goes meanwhile (either state is right: in flight)
+        action = game.pop()  # the screen first; the flash follows
+        # `undoing` stays True only if the power goes meanwhile: the undo is in
+        # flight, the game before or after it is right (a refusal puts it back)
         self.undoing = True
         try:
             text = self.journal.pop()
         except OSError as e:
             self.undoing = False
+            game.push(action)
             raise IllegalAction(jr.reason(e))
         self.undoing = False
         if text is None:
+            game.push(action)
             raise IllegalAction("nothing to undo")
-        action = game.pop()
         voided = self.journal.voided_checkpoints
         if voided:
             moves = game.moves

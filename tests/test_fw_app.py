@@ -87,7 +87,7 @@ def test_a_damaged_journal_is_reported_and_set_aside(tmp_path):
     draw(dev)
     journal = tmp_path / "flash" / "game.txt"
     lines = journal.read_text().splitlines()
-    lines[1] = "P1 draw  #~0000"  # a bad checksum in the middle
+    lines[2] = "P1 draw  #~0000"  # a bad checksum in the middle (after the header's end)
     journal.write_text("\n".join(lines) + "\n")
     again = new_device(tmp_path)
     assert again.shows("Journal damaged")
