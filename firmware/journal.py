@@ -6,7 +6,9 @@ first, then one action per line; everything else is a comment. EVERY line the
 firmware writes is a sealed record: its text, two spaces, `#~` and the CRC-16
 (firmware.crc) of the text's bytes in four hex digits:
 
-    game stress players 2  #~5d0e            header (then `option KEY VALUE` lines)
+    game stress players 2  #~7f07            header (then `option KEY VALUE` lines)
+    #} 1 7f07  #~6fe2                        the header's end: n header lines, the
+                                             CRC of their texts joined by newlines
     start  #~a1c3                            an action
     #= checkpoint stress players 2 moves 64 ...  #~0f3e      checkpoint lines
     #= ... end  #~77b1
@@ -22,12 +24,18 @@ became `#` fails its CRC and is damage, never a comment. Filler cannot come from
 damage: a real record always holds its `  #~xxxx` seal, so no byte flip or cut makes
 one all '#'.
 
-Checkpoints (written by firmware.session.Session): the game's own checkpoint()
-lines as `#=` records followed by one `#]` end record, in ONE append. A checkpoint
-is valid only when whole: the end record names how many `#=` lines come right before
-it and their combined CRC, and its move count must match. They are written every
-Session.EVERY (32) lines and at round and game boundaries (`end`, `out`), never while
-lines are held in RAM (Session.push(defer=True)).
+The header (Journal.start, one atomic write) ends with its end record: a header
+line damaged or cut off is found (a `game`/`option` line that fails its seal is
+otherwise indistinguishable from a damaged first action), never read as a header
+with fewer options. A journal of the version before it (no end record) still reads:
+its header ends where a whole record that is no header line follows.
+
+Checkpoints (written by firmware.session.Session): a copy of the header lines, then
+the game's own checkpoint() lines, as `#=` records followed by one `#]` end record,
+in ONE append. A checkpoint is valid only when whole: the end record names how many
+`#=` lines come right before it and their combined CRC, and its move count must
+match. They are written every Session.EVERY (32) lines and at round and game
+boundaries (`end`, `out`), never while lines are held in RAM (Session.push(defer=True)).
 
 Resume (Session.resume): the header lines are read from the top; the last two valid
 checkpoints are found from the END of the file, read backwards in chunks (the cost is
@@ -39,6 +47,8 @@ Undo never rewrites the file: the last live record is overwritten in place by a 
 of the same length (`r+b`, seek, write; littlefs commits the whole open-close at once,
 so a power cut leaves the old or the new). Undo past a checkpoint also voids that
 checkpoint's end record (and Session appends a fresh checkpoint of the new position).
+An undo the flash refuses part-way is put back (the bytes it reached are written
+again), so the record stays live and the game in RAM keeps it.
 
 A full flash: before a write, Storage.free() must leave RESERVE_BLOCKS blocks plus the
 size of a checkpoint; otherwise the write is refused (OSError ENOSPC) and nothing is
@@ -52,11 +62,20 @@ is made filler and reported as "Last entry lost". Any other bad record (or one t
 rules refuse) after the checkpoint: everything before it is kept, the whole file is
 copied to game.badN, and the bad record and everything after it are made filler in
 place, reported with what was kept and what was set aside. A damaged checkpoint line
-or a damaged void costs nothing (the actions are all there). Damage BEFORE the
-checkpoint used is not read at all: it costs nothing the checkpoint holds.
+or a damaged void costs nothing (the actions are all there), but only when the line
+can hold no action: it starts `#=`, `#]` or `#-`, and so does every piece after a
+seal in it (a lost line break glues the next record on: `#] 2 63 8ed3  #~acb1discard
+down  #~52b1` is damage). Damage BEFORE the checkpoint used is not read at all: it
+costs nothing the checkpoint holds. A damaged header (Session._resume): its copy in
+the newest checkpoint is used, and the header is written back in place when only a
+byte or two differ ("Game header damaged: restored"); a damaged end record alone is
+repaired without a word; no copy: the journal is set aside ("Game header damaged:
+set aside"), never resumed with options the game did not have.
 
     j = Journal(storage, "game.txt")
     j.start(header_lines)     new game: the header as a fresh file (atomic)
+    w = j.begin(header_lines); w.write(data) -> offset; w.commit()   the same, streamed
+    j.read_header() -> (texts, offset); j.header_ok; j.fix_header(texts)
     j.append(line)            one action (one append); j.append_bytes(data, n)
     j.write_checkpoint(lines, moves)
     j.pop() -> text or None   void the last action (and checkpoint ends after it)

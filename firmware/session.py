@@ -11,7 +11,9 @@ the action is taken back, so the game in RAM is always the game on flash.
     s.flush()                    write the waiting lines in one append (failure: they
                                  are taken back from the game, IllegalAction)
     s.undo() -> action           the last action, from the buffer or voided on flash
-    s.rewrite()                  after an edit of history (rare)
+    s.rewrite()                  after an edit of history (rare): the journal stays a
+                                 transcript that replays to the game, and resumes with
+                                 its history (Session.rewrite)
 
 Bounded: a checkpoint every EVERY lines and at round and game boundaries, after which
 the game forgets (rebase) all but the last EVERY..2*EVERY actions, so history, undo
