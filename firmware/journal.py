@@ -306,6 +306,9 @@ def _clean(line):
 
 
 class Journal:
+    header_ok = None  # read_header's verdict on the header
+    overflow = False  # the stack dropped its oldest records since stack_reset()
+
     def __init__(self, storage, name="journal.txt"):
         self.storage = storage
         self.name = name
@@ -324,9 +327,11 @@ class Journal:
 
     def stack_reset(self):
         self.n = 0
+        self.overflow = False
 
     def stack_push(self, off, length, kind):
         if self.n >= STACK:  # never with Session's bounds; the oldest go
+            self.overflow = True
             half = STACK // 2
             self.offs[0:STACK - half] = self.offs[half:STACK]
             self.lens[0:STACK - half] = self.lens[half:STACK]

@@ -247,7 +247,7 @@ class Session:
                 pass
             if rounds is not None:
                 self._write_anew(base, bg, rounds)
-            elif j.actions_held() == len(game.history):
+            elif not j.overflow:  # the stack knows every record since the base
                 parts = []
                 starts = [0]
                 for action in game.history:

@@ -325,3 +325,32 @@ def test_a_rewrite_the_flash_refuses_changes_nothing(tmp_path):
     assert sorted(os.listdir(root)) == ["game.txt"]
     back, report = resume(root)
     assert report is None and back.game.to_json() == s.game.to_json()
+
+
+def test_a_stress_rewrite_after_a_resume_voids_and_appends_and_still_replays(tmp_path):
+    """Stress edits inside its history (the base unchanged): the records since the base
+    checkpoint are voided in place and the history appended again."""
+    from core.stress_sim import Match
+    root = str(tmp_path)
+    m = Match(4, games=2)
+    body = [ln for ln in m.lines if not ln.startswith(("game ", "option ", "#"))]
+    head = [ln for ln in m.lines if ln.startswith(("game ", "option "))]
+    opts = dict(ln.split()[1:3] for ln in head[1:])
+    s = Session.new(Journal(Storage(root), "game.txt"), "stress", int(head[0].split()[3]), opts)
+    for line in body[:150]:
+        s.push(line, defer=line.startswith("@"))
+    s.flush()
+    s, report = resume(root)
+    g = s.game
+    assert report is None and g.base_checkpoint() is not None
+    size = os.path.getsize(os.path.join(root, "game.txt"))
+    keep = g.history[:-3]
+    g._replay(keep)  # as the Stress screen takes back an earlier call
+    s.rewrite()
+    want = g.to_json()
+    assert replay_state(root) == want
+    assert os.path.getsize(os.path.join(root, "game.txt")) > size  # appended, not anew
+    back, report = resume(root)
+    assert report is None and back.game.to_json() == want
+    back.undo()
+    assert replay_state(root) == back.game.to_json()
