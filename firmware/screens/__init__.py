@@ -2,7 +2,7 @@
 
 GAME_SCREENS = {
     "stack31": ("firmware.screens.stack31", "Stack31Screen"),
-    "stackdeck": ("firmware.screens.stackdeck", "StackDeckScreen"),
+    "stackdeck": ("firmware.screens.stackdeck.scoreboard", "StackDeckScreen"),
     "stress": ("firmware.screens.stress", "StressScreen"),
 }
 

@@ -15,7 +15,7 @@ ties shared. OK home, RIGHT history, BACK undoes the last `end`.
 from firmware import buttons as b
 from firmware import ui
 from firmware.screen import Screen
-from firmware.screens import stackdeck_view as v
+from firmware.screens.stackdeck import view as v
 
 
 class StackDeckScreen(Screen):
@@ -42,18 +42,28 @@ class StackDeckScreen(Screen):
         elif button == b.BACK and kind == b.LONG:
             self.app.home()
 
+    # The scoreboard opens the sheet and the rounds and hands each the way to the
+    # other, so neither imports the other (no import circle).
+
     def open_sheet(self):
-        from firmware.screens.stackdeck_sheet import SheetScreen
-        from firmware.screens.stackdeck_target import RoundTarget
+        from firmware.screens.stackdeck.sheet import SheetScreen
+        from firmware.screens.stackdeck.target import RoundTarget
         g = self.game
-        self.app.push(SheetScreen(self.app, RoundTarget(self.session, g.current_round(), True)))
+        self.app.push(SheetScreen(self.app, RoundTarget(self.session, g.current_round(), True),
+                                  self.open_history))
 
     def open_history(self):
         if not self.game.scores:
             self.app.toast("no round ended yet")
             return
-        from firmware.screens.stackdeck_history import HistoryScreen
-        self.app.push(HistoryScreen(self.app, self.session))
+        from firmware.screens.stackdeck.rounds import HistoryScreen
+        self.app.push(HistoryScreen(self.app, self.session, self.edit_round))
+
+    def edit_round(self, r):
+        """The sheet of ended round r, to edit it (from the rounds list)."""
+        from firmware.screens.stackdeck.sheet import SheetScreen
+        from firmware.screens.stackdeck.target import RoundTarget
+        self.app.push(SheetScreen(self.app, RoundTarget(self.session, r, False)))
 
     def undo(self):
         self.app.undo_last(self.session)

@@ -15,7 +15,7 @@ from core.errors import IllegalAction
 from firmware import buttons as b
 from firmware import ui
 from firmware.screen import Screen, is_step
-from firmware.screens import stackdeck_view as v
+from firmware.screens.stackdeck import view as v
 
 ROW_LABELS = ("Pairs", "Runs", "Untrn")
 COL_LABELS = ("1col", "1col", "wild")

@@ -13,7 +13,7 @@ from core.errors import IllegalAction
 from firmware import buttons as b
 from firmware import ui
 from firmware.screen import Screen, is_step
-from firmware.screens import stackdeck_view as v
+from firmware.screens.stackdeck import view as v
 
 WILD_INDEX = st.NUMBERS + 1  # after 10 comes W
 MAX_CARDS = 3

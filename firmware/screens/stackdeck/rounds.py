@@ -7,15 +7,16 @@ a long BACK goes home.
 """
 
 from firmware.screen import MenuScreen
-from firmware.screens import stackdeck_view as v
+from firmware.screens.stackdeck import view as v
 
 
 class HistoryScreen(MenuScreen):
     title = "History: OK edit"
 
-    def __init__(self, app, session):
+    def __init__(self, app, session, edit_round):
         MenuScreen.__init__(self, app)
         self.session = session
+        self.edit_round = edit_round  # r -> opens round r's sheet (the scoreboard's)
 
     def enter(self):
         g = self.session.game
@@ -27,7 +28,5 @@ class HistoryScreen(MenuScreen):
 
     def _editor(self, r):
         def edit():
-            from firmware.screens.stackdeck_sheet import SheetScreen
-            from firmware.screens.stackdeck_target import RoundTarget
-            self.app.push(SheetScreen(self.app, RoundTarget(self.session, r, False)))
+            self.edit_round(r)
         return edit

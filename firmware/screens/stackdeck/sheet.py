@@ -8,13 +8,14 @@ BACK goes home. The same screen edits an ended round from the history.
 
 from core.errors import IllegalAction
 from firmware.screen import MenuScreen
-from firmware.screens import stackdeck_view as v
+from firmware.screens.stackdeck import view as v
 
 
 class SheetScreen(MenuScreen):
-    def __init__(self, app, target):
+    def __init__(self, app, target, open_history=None):
         MenuScreen.__init__(self, app)
         self.target = target
+        self.open_history = open_history  # the live sheet's way to the rounds (the scoreboard's)
         g = target.game
         if target.live:
             self.title = "Round %d of %d" % (target.r, g.options["rounds"])
@@ -34,13 +35,13 @@ class SheetScreen(MenuScreen):
             entries.append((label, self._player(p)))
         if t.live:
             entries.append(("End round", self.end_round))
-            if g.scores:
+            if g.scores and self.open_history is not None:
                 entries.append(("History", self._history))
         self.set_entries(entries)
 
     def _player(self, p):
         def open_player():
-            from firmware.screens.stackdeck_player import PlayerScreen
+            from firmware.screens.stackdeck.player import PlayerScreen
             self.app.push(PlayerScreen(self.app, self.target, p))
         return open_player
 
@@ -65,5 +66,4 @@ class SheetScreen(MenuScreen):
             self.app.toast("round %d scored" % r)
 
     def _history(self):
-        from firmware.screens.stackdeck_history import HistoryScreen
-        self.app.push(HistoryScreen(self.app, self.target.session))
+        self.open_history()

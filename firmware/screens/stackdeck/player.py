@@ -8,7 +8,7 @@ remove it. BACK goes back, a long BACK goes home.
 
 from core.errors import IllegalAction
 from firmware.screen import MenuScreen
-from firmware.screens import stackdeck_view as v
+from firmware.screens.stackdeck import view as v
 
 
 class PlayerScreen(MenuScreen):
@@ -33,12 +33,12 @@ class PlayerScreen(MenuScreen):
         self.set_entries(entries)
 
     def _counts(self):
-        from firmware.screens.stackdeck_counts import CountsScreen
+        from firmware.screens.stackdeck.counts import CountsScreen
         self.app.push(CountsScreen(self.app, self.target, self.p))
 
     def _stack(self, turned):
         def open_builder():
-            from firmware.screens.stackdeck_stack import StackScreen
+            from firmware.screens.stackdeck.stack import StackScreen
             self.app.push(StackScreen(self.app, self.target, self.p, turned))
         return open_builder
 
