@@ -11,6 +11,7 @@ import sys
 
 from firmware import buttons as b
 from firmware import ui
+from firmware.modules import forget_module
 
 ERROR_LOG = "error.log"
 ERROR_LOG_MAX = 8192
@@ -385,29 +386,6 @@ def _core_modules():
         if name.startswith("core."):
             out.append(name)
     return out
-
-
-def forget_module(name):
-    """Drop a module from sys.modules and from its package (so that its code is
-    garbage once no object of it is alive)."""
-    module = sys.modules.pop(name, None)
-    dot = name.rfind(".")
-    parent = sys.modules.get(name[:dot]) if dot > 0 else None
-    if module is not None and parent is not None and \
-            getattr(parent, name[dot + 1:], None) is module:
-        try:
-            delattr(parent, name[dot + 1:])
-        except Exception:  # noqa: BLE001
-            pass
-
-
-def forget_new_modules(before):
-    """Drop the modules imported since `before` (a set of names), on MicroPython."""
-    if sys.implementation.name != "micropython":
-        return
-    for name in list(sys.modules):
-        if name not in before:
-            forget_module(name)
 
 
 def format_error(error):

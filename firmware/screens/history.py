@@ -11,26 +11,9 @@ from firmware import archive as ar
 from firmware import buttons as b
 from firmware import ui
 from firmware.screen import Screen, is_step
+from firmware.screens.history_words import label
 
 ROWS = ui.ROWS - 1  # 7 under the title
-SHORT = {"stack31": "S31", "stackdeck": "Deck", "stress": "Stress"}
-
-
-def result(row):
-    """'P1 won', 'tie P1+P3', 'no winner' or, for a game left, 'left 12-8'."""
-    if row.status != "end":
-        return "left " + "-".join([str(s) for s in row.scores])
-    if not row.winners:
-        return "no winner"
-    if len(row.winners) == 1:
-        return "P%d won" % row.winners[0]
-    return "tie " + "+".join(["P%d" % w for w in row.winners])
-
-
-def label(row):
-    return "%d %s %dp %s" % (row.seq, SHORT.get(row.game, row.game), row.players, result(row))
-
-
 class HistoryScreen(Screen):
     def __init__(self, app):
         Screen.__init__(self, app)

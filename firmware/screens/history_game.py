@@ -11,7 +11,7 @@ row alone (the transcript is not read):
 
 from firmware import ui
 from firmware.screen import Screen
-from firmware.screens.history import SHORT, result
+from firmware.screens.history_words import SHORT, result
 
 # (thickness, on pixels, period, marker) per style; marker: 0 none, 1 hollow square,
 # 2 filled square, 3 cross

@@ -92,7 +92,7 @@ def _before_new(app):
     the archive's code need not sit in the heap through the whole game) unless it was
     loaded already or keeps a message for History."""
     import sys
-    from firmware.app import forget_new_modules
+    from firmware.modules import forget_new_modules
     before = set(sys.modules)
     from firmware.archive import before_new
     answer = before_new(app)

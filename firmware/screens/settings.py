@@ -144,7 +144,7 @@ def game_options(name):
     import sys
     from core.errors import IllegalAction
     from core.games import game_class
-    from firmware.app import forget_new_modules
+    from firmware.modules import forget_new_modules
     before = set(sys.modules)
     try:
         options = game_class(name).OPTIONS
