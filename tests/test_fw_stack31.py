@@ -12,7 +12,7 @@ def test_home_menu_lists_the_games(tmp_path):
 def test_a_turn_in_one_press_and_the_screen_follows(tmp_path):
     dev = new_device(tmp_path)
     open_stack31(dev, 3)
-    assert dev.shows("<Draw>") and dev.shows("D52") and dev.shows("hand 0 0 0")
+    assert dev.shows("<") and dev.shows("Draw") and dev.shows(">") and dev.shows("D52") and dev.shows("hand 0 0 0")
     dev.press("OK")  # draw is suggested: one press
     s = dev.game.state()
     assert s["deck"] == 51 and s["hands"] == [1, 0, 0] and s["to_move"] == 2

@@ -217,9 +217,13 @@ class Stack31Screen(Screen):
         ui.text(fb, hands, 0, 46)
         if len(hands) + 7 <= ui.COLS:  # where there is room: UP/DOWN pick a card
             ui.right(fb, "^v card", 46)
-        label = LABELS[self.choice]
+        # The action line: the arrows stay put and the word starts at a fixed place, so
+        # LEFT/RIGHT send only the letters that change (Discard up -> Discard down
+        # changes two words' tails), not a re-centred line.
         fb.fill_rect(0, 55, ui.W, 9, 1)
-        ui.center(fb, "<" + label + ">", 56, 0)
+        ui.text(fb, "<", 1, 56, 0)
+        ui.text(fb, LABELS[self.choice], 2 * ui.CHAR, 56, 0)
+        ui.text(fb, ">", ui.W - ui.CHAR - 1, 56, 0)
 
     def _draw_pile(self, fb, s, x):
         g = self.game
