@@ -182,8 +182,7 @@ def summarize(storage, name):
     its row without seq/status/cost: (game, players, moves, ended, winners, scores,
     extra), or None when it holds no action. Damage stops the replay where it is."""
     from core.errors import IllegalAction
-    from firmware.session import make_game
-    from core import notation, transcript
+    from firmware.session import game_from_header
     j = jr.Journal(storage, name)
     try:
         header, off = j.read_header()
@@ -191,15 +190,8 @@ def summarize(storage, name):
         return None
     if header is None:
         return None
-    game = None
     try:
-        for text in header:
-            tokens = notation.tokenize(text)
-            if game is None:
-                gname, players = notation.parse_header(tokens)
-                game = make_game(gname, players)
-            else:
-                transcript.apply_line(game, tokens)
+        game = game_from_header(header)
     except IllegalAction:
         return None
     stress = game.NAME == "stress"
@@ -343,6 +335,20 @@ def _unseal_line(raw):
         raise Damaged("text")
 
 
+def _rows(f):
+    """The index's rows (Row objects, oldest first) from an open index file, after its
+    header line; blank filler is skipped, damage raises Damaged. Streams: one row in
+    the heap at a time."""
+    f.readline(ROW_MAX + 1)
+    while True:
+        raw = f.readline(ROW_MAX + 1)
+        if not raw:
+            return
+        text = _unseal_line(raw)
+        if text is not None:
+            yield Row(text)
+
+
 # -- the archive -----------------------------------------------------------------------
 class _Folder(Storage):
     """The archive folder as a Storage (created only when a game is kept)."""
@@ -428,14 +434,10 @@ class Archive:
         if f is None:
             return out
         try:
-            f.readline(ROW_MAX + 1)
-            while len(out) < n:
-                raw = f.readline(ROW_MAX + 1)
-                if not raw:
+            for r in _rows(f):
+                if len(out) >= n:
                     break
-                text = _unseal_line(raw)
-                if text is not None:
-                    out.append(Row(text))
+                out.append(r)
         finally:
             f.close()
         return out
@@ -449,19 +451,16 @@ class Archive:
         if f is None:
             return 0, 0
         try:
-            f.readline(ROW_MAX + 1)
+            rows = _rows(f)
             while k < h[2]:
                 over = h[3] - freed + extra_cost > self.budget
                 short = free_now is not None and free_now + freed < self.play_room
                 if not over and not short:
                     break
-                raw = f.readline(ROW_MAX + 1)
-                if not raw:
+                r = next(rows, None)  # read only when one more must go, as before
+                if r is None:
                     break
-                text = _unseal_line(raw)
-                if text is None:
-                    continue
-                freed += Row(text).cost
+                freed += r.cost
                 k += 1
         finally:
             f.close()
@@ -600,15 +599,7 @@ class Archive:
         if f is None:
             return 0, 0, None
         try:
-            f.readline(ROW_MAX + 1)
-            while True:
-                raw = f.readline(ROW_MAX + 1)
-                if not raw:
-                    break
-                text = _unseal_line(raw)
-                if text is None:
-                    continue
-                r = Row(text)
+            for r in _rows(f):
                 if self.st.exists(name_of(r.seq)):
                     n += 1
                     total += r.cost

@@ -82,7 +82,7 @@ def _round_lines(game):
     return out
 
 
-def _game_from_header(texts):
+def game_from_header(texts):
     from core import notation, transcript
     game = None
     for text in texts:
@@ -239,7 +239,7 @@ class Session:
             self._write_anew(None)
         else:
             rounds = None
-            bg = _game_from_header(self.header)
+            bg = game_from_header(self.header)
             try:
                 bg.restore(base)
                 rounds = _round_lines(bg)
@@ -270,7 +270,7 @@ class Session:
         new_base = None
         moves = game.moves - len(game.history)
         if rounds is not None:
-            fresh = _game_from_header(self.header)
+            fresh = game_from_header(self.header)
             for lines in rounds:
                 for line in lines:
                     fresh.push(line)
@@ -434,7 +434,7 @@ class Session:
             if header != top:
                 said = "Game header damaged: restored"
         try:
-            game = _game_from_header(header)
+            game = game_from_header(header)
         except IllegalAction as e:
             return cls._unusable(journal, "Saved game unreadable", e.reason,
                                  "Saved game unreadable: %s" % e.reason)
@@ -466,7 +466,7 @@ class Session:
             copy, lines = _split_block(c[1])
             if copy is not None and copy != header:
                 continue  # not this game's checkpoint
-            g = _game_from_header(header)
+            g = game_from_header(header)
             try:
                 g.restore(lines)
             except IllegalAction:
