@@ -12,6 +12,9 @@ import sys
 from firmware import buttons as b
 from firmware import ui
 from firmware.modules import forget_module
+# Loaded with the app, not when needed: the crash handler must show its screen even
+# when the error was a MemoryError and an import would fail.
+from firmware.screens.error import ErrorScreen
 
 ERROR_LOG = "error.log"
 ERROR_LOG_MAX = 8192
@@ -352,7 +355,6 @@ class App:
     def crash(self, error):
         self.crashes += 1
         self._log(error)
-        from firmware.screens.error import ErrorScreen
         if self.crashes > 3:
             # Crashing again and again: the saved game itself may be the cause.
             try:
