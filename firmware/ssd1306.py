@@ -44,26 +44,31 @@ _SET_CHARGE_PUMP = const(0x8D)
 class SSD1306(framebuf.FrameBuffer):
     """Frame buffer plus panel control; subclasses supply the transport."""
 
+    # Bytes a transport sends in front of a run of GDDRAM bytes in the same transaction
+    # (the I2C control byte): the driver's views of its buffers start that much early.
+    _LEAD = 0
+
     def __init__(self, width=128, height=64, external_vcc=False):
         self.width = width
         self.height = height
         self.external_vcc = external_vcc
-        self.pages = height // 8
-        self.buffer = bytearray(self.pages * width)
-        super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
+        self.pages = pages = height // 8
+        # The frame with one byte in front of it (raw[0]): a run of pages is sent with
+        # its control byte in the byte before it (borrowed for the send, then put back),
+        # so no copy of the frame is needed for the transport.
+        self._raw = raw = memoryview(bytearray(1 + pages * width))
+        self.buffer = buf = raw[1:]
+        super().__init__(buf, width, height, framebuf.MONO_VLSB)
         # What the panel holds (after the last show()); compared page by page.
-        self._shadow = bytearray(self.pages * width)
-        buf = memoryview(self.buffer)
+        self._shadow = bytearray(pages * width)
         shadow = memoryview(self._shadow)
-        self._page = [buf[p * width:(p + 1) * width] for p in range(self.pages)]
-        self._shadow_page = [shadow[p * width:(p + 1) * width] for p in range(self.pages)]
-        # One view per run of pages p0..p1 (index p0 * pages + p1), so that sending a
-        # run needs no slicing (a memoryview slice is an allocation on MicroPython).
-        runs = []
-        for p0 in range(self.pages):
-            for p1 in range(self.pages):
-                runs.append(buf[p0 * width:(p1 + 1) * width] if p1 >= p0 else None)
-        self._runs = runs
+        self._page = [buf[p * width:(p + 1) * width] for p in range(pages)]
+        self._shadow_page = [shadow[p * width:(p + 1) * width] for p in range(pages)]
+        # One view per run of pages p0..p1 (in the order p0, then p1 >= p0), so that
+        # sending a run needs no slicing (a memoryview slice is an allocation on MicroPython).
+        lead = self._LEAD
+        self._runs = [raw[1 + p0 * width - lead:1 + (p1 + 1) * width]
+                      for p0 in range(pages) for p1 in range(p0, pages)]
         # Column window: narrow panels sit in the middle of the 128 columns.
         self._col0 = (128 - width) // 2 if width < 128 else 0
         self._win = bytearray(6)
@@ -72,28 +77,26 @@ class SSD1306(framebuf.FrameBuffer):
         self._win[2] = self._col0 + width - 1
         self._win[3] = _SET_PAGE_ADDR
         # Changed columns per page and the send plan (see show()).
-        self._lo = bytearray(self.pages)
-        self._hi = bytearray(self.pages)
-        self._split = bytearray(self.pages)  # first column of the gap (width: none)
-        self._split_end = bytearray(self.pages)  # first changed column after it
-        self._best = [0] * (self.pages + 1)
-        self._back = [0] * (self.pages + 1)
-        self._starts = bytearray(self.pages)
-        self._ends = bytearray(self.pages)
+        self._lo = bytearray(pages)
+        self._hi = bytearray(pages)
+        self._split = bytearray(pages)  # first column of the gap (width: none)
+        self._split_end = bytearray(pages)  # first changed column after it
+        self._best = [0] * (pages + 1)
+        self._back = [0] * (pages + 1)
+        self._starts = bytearray(pages)
+        self._ends = bytearray(pages)
         # Staging for narrow windows: byte 0 is the control byte 0x40, bytes 1..w one
         # page's columns; a ready view for each window width (multiples of 8, and the
-        # panel's width).
+        # panel's width), indexed by (w + 7) // 8 (17 slots on a 128-wide panel).
         self._stage = bytearray(1 + width)
         self._stage[0] = 0x40
         stage = memoryview(self._stage)
-        # (indexed by (w + 7) // 8: one slot per width, 17 slots on a 128-wide panel)
-        self._stage_data = [None] * ((width + 7) // 8 + 1)
-        self._stage_msg = [None] * ((width + 7) // 8 + 1)
-        for w in list(range(8, width + 1, 8)) + [width]:
-            self._stage_data[(w + 7) // 8] = stage[1:1 + w]
-            self._stage_msg[(w + 7) // 8] = stage[:1 + w]
+        self._stage_views = [stage[1 - lead:1 + w] if w else None
+                             for w in range(0, width + 8, 8)]
+        if width % 8:
+            self._stage_views[(width + 7) // 8] = stage[1 - lead:1 + width]
         self._cmd2 = bytearray(2)
-        self._flipped = False
+        self.flipped = False
         self.init_display()
 
     # -- transport seam ----------------------------------------------------------------
@@ -133,7 +136,7 @@ class SSD1306(framebuf.FrameBuffer):
                 )
             )
         )
-        self._flipped = False
+        self.flipped = False
         self.fill(0)
         self.show(True)
 
@@ -161,14 +164,10 @@ class SSD1306(framebuf.FrameBuffer):
         self._cmd2[0] = _SET_SEG_REMAP | (0 if flipped else 1)
         self._cmd2[1] = _SET_COM_OUT_DIR | (0 if flipped else 0x08)
         self.write_cmds(self._cmd2)
-        self._flipped = flipped
+        self.flipped = flipped
         self.show(True)
 
     rotate = flip
-
-    @property
-    def flipped(self):
-        return self._flipped
 
     # -- frames ------------------------------------------------------------------------
     def show(self, full=False):
@@ -323,7 +322,7 @@ class SSD1306(framebuf.FrameBuffer):
         win[5] = p1
         self.write_cmds(win)
         if w == width:
-            self.write_data(self._runs[p0 * self.pages + p1])
+            self._write_run(p0, self._runs[p0 * (2 * self.pages + 1 - p0) // 2 + p1 - p0])
             return
         buf = self.buffer
         stage = self._stage
@@ -334,9 +333,13 @@ class SSD1306(framebuf.FrameBuffer):
                 k += 1
             self._write_stage(w)
 
+    def _write_run(self, p0, run):
+        """Send a run of whole pages from page p0 (a view of _runs) as GDDRAM data."""
+        self.write_data(run)
+
     def _write_stage(self, w):
         """Send stage bytes 1..w as GDDRAM data (stage[0] is free for a control byte)."""
-        self.write_data(self._stage_data[(w + 7) // 8])
+        self.write_data(self._stage_views[(w + 7) // 8])
 
     def dirty_pages(self):
         """The pages show() would send now (for tests and figures)."""
@@ -345,6 +348,8 @@ class SSD1306(framebuf.FrameBuffer):
 
 class SSD1306_I2C(SSD1306):
     """SSD1306 on I2C: every command and data write is one i2c.writeto()."""
+
+    _LEAD = 1  # the control byte [0x40] (Co=0, D/C#=1) in front of GDDRAM bytes
 
     def __init__(self, width, height, i2c, addr=0x3C, external_vcc=False):
         self.i2c = i2c
@@ -357,12 +362,6 @@ class SSD1306_I2C(SSD1306):
         self._ctl_cmds = bytearray(7)
         self._ctl_cmds_mv = memoryview(self._ctl_cmds)
         self._ctl_cmds_2 = self._ctl_cmds_mv[:3]
-        # [0x40, data...]: control byte Co=0, D/C#=1, then GDDRAM bytes.
-        pages = height // 8
-        self._tx = bytearray(1 + pages * width)
-        self._tx[0] = 0x40
-        self._tx_mv = memoryview(self._tx)
-        self._tx_pages = [self._tx_mv[:1 + n * width] for n in range(pages + 1)]
         super().__init__(width, height, external_vcc)
 
     def write_cmd(self, cmd):
@@ -381,12 +380,20 @@ class SSD1306_I2C(SSD1306):
             self.i2c.writeto(self.addr, b"\x00" + bytes(buf))
 
     def _write_stage(self, w):
-        self.i2c.writeto(self.addr, self._stage_msg[(w + 7) // 8])
+        # the view starts at stage[0], the control byte
+        self.i2c.writeto(self.addr, self._stage_views[(w + 7) // 8])
+
+    def _write_run(self, p0, run):
+        # the view starts one byte before page p0: that byte is the control byte for
+        # the send, and is put back after
+        raw = self._raw
+        k = p0 * self.width
+        keep = raw[k]
+        raw[k] = 0x40
+        self.i2c.writeto(self.addr, run)
+        raw[k] = keep
 
     def write_data(self, buf):
-        n = len(buf)
-        self._tx_mv[1:1 + n] = buf
-        if n % self.width == 0:
-            self.i2c.writeto(self.addr, self._tx_pages[n // self.width])
-        else:
-            self.i2c.writeto(self.addr, self._tx_mv[:1 + n])
+        """GDDRAM bytes in one transaction (show() does not come here: it sends from
+        views that already hold the control byte)."""
+        self.i2c.writeto(self.addr, b"\x40" + bytes(buf))
