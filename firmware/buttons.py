@@ -23,7 +23,7 @@ ButtonMachine
     REPEAT are decided on that span, so a bouncy release never turns a short press
     into a long one.
 
-    Events are tuples (kind, button), in the order they happen:
+    Events are tuples (kind, button) of small ints, in the order they happen:
         PRESS   the button went down (every button)
         RELEASE the button came up (every button)
         SHORT   released before LONG_US (with RELEASE; not after a LONG)
@@ -57,14 +57,12 @@ LEFT = const(2)
 RIGHT = const(3)
 OK = const(4)
 BACK = const(5)
-NAMES = ("UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK")
 
 PRESS = const(1)
 RELEASE = const(2)
 SHORT = const(3)
 LONG = const(4)
 REPEAT = const(5)
-KIND_NAMES = ("", "PRESS", "RELEASE", "SHORT", "LONG", "REPEAT")
 
 _MASK = const(0x3FFFFFFF)  # ticks period 2**30
 _HALF = const(0x20000000)
@@ -74,24 +72,13 @@ def _diff(end, start):
     return ((end - start + _HALF) & _MASK) - _HALF
 
 
-def _add(t, d):
-    return (t + d) & _MASK
-
-
-def event_name(ev):
-    """(kind, button) -> 'SHORT OK' (for logs and tests)."""
-    kind, b = ev
-    name = NAMES[b] if 0 <= b < len(NAMES) else str(b)
-    return KIND_NAMES[kind] + " " + name
-
-
 class EdgeRing:
     def __init__(self, size=64):
         self.size = size
         self._wrap = 2 * size
         self._t = array("l", [0] * size)  # ticks_us
-        self._k = array("B", [0] * size)  # source << 1 | down
-        self._c = array("l", [0, 0, 0])  # head, tail (both mod 2*size), overflows
+        self._k = bytearray(size)  # source << 1 | down
+        self._c = array("l", (0, 0, 0))  # head, tail (both mod 2*size), overflows
 
     def put(self, source, down, t):
         """Called in the IRQ: no allocation."""
@@ -144,21 +131,22 @@ class ButtonMachine:
 
     def __init__(self, count=6):
         self.count = count
-        self.raw = [0] * count  # last raw level, 1 = down
-        self.t_raw = [0] * count  # time of the last raw edge
-        self.t_burst = [0] * count  # time of the first edge of the latest burst
-        self.seen = [0] * count  # an edge was ever seen
-        self.pending = [0] * count  # raw differs from state, since t_raw
-        self.state = [0] * count  # debounced level, 1 = down
-        self.t_press = [0] * count
-        self.long = [0] * count  # LONG sent in this hold
-        self.t_next = [0] * count  # next REPEAT
-        self._rep = [1 if b in self.REPEATING else 0 for b in range(count)]
+        # per button: flags in bytearrays, times (ticks_us, 30 bits) in arrays
+        self.raw = bytearray(count)  # last raw level, 1 = down
+        self.seen = bytearray(count)  # an edge was ever seen
+        self.pending = bytearray(count)  # raw differs from state, since t_raw
+        self.state = bytearray(count)  # debounced level, 1 = down
+        self.long = bytearray(count)  # LONG sent in this hold
+        self.t_raw = array("l", [0] * count)  # time of the last raw edge
+        self.t_burst = array("l", [0] * count)  # first edge of the latest burst
+        self.t_press = array("l", [0] * count)
+        self.t_next = array("l", [0] * count)  # next REPEAT
         self._events = []
 
     def edge(self, button, down, t):
         """A raw edge (down 1/0) of `button` at ticks `t`. Feed edges in time order."""
-        self._advance_all(t)
+        for b in range(self.count):
+            self._advance(b, t)
         down = 1 if down else 0
         if not self.seen[button] or _diff(t, self.t_raw[button]) >= self.DEBOUNCE_US:
             self.t_burst[button] = t  # a new burst of edges begins
@@ -169,20 +157,11 @@ class ButtonMachine:
 
     def tick(self, now):
         """Let time run to `now`; returns the events since the last tick (a list)."""
-        self._advance_all(now)
+        for b in range(self.count):
+            self._advance(b, now)
         ev = self._events
         self._events = []
         return ev
-
-    def held(self, button):
-        return self.state[button] == 1
-
-    def any_held(self):
-        return 1 in self.state
-
-    def _advance_all(self, t):
-        for b in range(self.count):
-            self._advance(b, t)
 
     def _advance(self, b, t):
         if self.state[b]:
@@ -201,7 +180,7 @@ class ButtonMachine:
                 tp = self.t_raw[b]
                 self.t_press[b] = tp
                 self.long[b] = 0
-                self.t_next[b] = _add(tp, self.REPEAT_DELAY_US)
+                self.t_next[b] = (tp + self.REPEAT_DELAY_US) & _MASK
                 ev.append((PRESS, b))
                 self._timers(b, t)
             else:
@@ -211,67 +190,56 @@ class ButtonMachine:
 
     def _timers(self, b, limit):
         ev = self._events
-        if self._rep[b]:
+        if b in self.REPEATING:
             if _diff(limit, self.t_next[b]) >= 0:
                 ev.append((REPEAT, b))
-                nxt = _add(self.t_next[b], self.REPEAT_US)
+                nxt = (self.t_next[b] + self.REPEAT_US) & _MASK
                 if _diff(limit, nxt) >= 0:  # late: skip the missed ones
-                    nxt = _add(limit, self.REPEAT_US)
+                    nxt = (limit + self.REPEAT_US) & _MASK
                 self.t_next[b] = nxt
-        if not self.long[b] and _diff(limit, _add(self.t_press[b], self.LONG_US)) >= 0:
+        if not self.long[b] and _diff(limit, self.t_press[b] + self.LONG_US) >= 0:
             self.long[b] = 1
             ev.append((LONG, b))
-
-
-class _Watch:
-    """One pin's IRQ handler: puts (source, down, ticks_us) into the ring."""
-
-    def __init__(self, ring, source, pin, ticks_us, active_low):
-        self._put = ring.put
-        self._src = source
-        self._pin = pin
-        self._ticks = ticks_us
-        self._inv = 1 if active_low else 0
-        self.handler = self.irq  # bound once, here
-
-    def irq(self, pin):
-        self._put(self._src, self._pin.value() ^ self._inv, self._ticks())
 
 
 class Buttons:
     def __init__(self, machine, board, clock, ring_size=64, hard=True):
         Pin = machine.Pin
         self.clock = clock
-        self.ring = EdgeRing(ring_size)
-        active_low = getattr(board, "ACTIVE_LOW", True)
-        pull = Pin.PULL_UP if active_low else Pin.PULL_DOWN
+        self.ring = ring = EdgeRing(ring_size)
+        inv = 1 if getattr(board, "ACTIVE_LOW", True) else 0
+        self._inv = inv
+        pull = Pin.PULL_UP if inv else Pin.PULL_DOWN
         nav = tuple(board.NAV_PINS)
         calls = tuple(getattr(board, "CALL_PINS", ()))
-        self.nav_count = len(nav)
-        self.call_count = len(calls)
-        self.machine = ButtonMachine(len(nav))
+        self.nav_count = n_nav = len(nav)
+        self.machine = m = ButtonMachine(n_nav)
         self.pins = []
-        self._watches = []
+        self.handlers = []  # the IRQ handler of each pin (nav, then calls)
         self._seen_over = 0
-        self._call_level = [0] * len(calls)
+        self._call_level = bytearray(len(calls))
         now = clock.ticks_us()
         trigger = Pin.IRQ_FALLING | Pin.IRQ_RISING
         for src, num in enumerate(nav + calls):
             p = Pin(num, Pin.IN, pull)
-            w = _Watch(self.ring, src, p, clock.ticks_us, active_low)
+
+            # One pin's IRQ handler: (source, down, ticks_us) into the ring. Everything
+            # it needs is bound here, as defaults: a call allocates nothing.
+            def handler(pin, put=ring.put, src=src, p=p, ticks=clock.ticks_us, inv=inv):
+                put(src, p.value() ^ inv, ticks())
+
             try:
-                p.irq(handler=w.handler, trigger=trigger, hard=hard)
+                p.irq(handler=handler, trigger=trigger, hard=hard)
             except TypeError:  # a port without hard IRQs
-                p.irq(handler=w.handler, trigger=trigger)
+                p.irq(handler=handler, trigger=trigger)
             self.pins.append(p)
-            self._watches.append(w)
-            down = p.value() ^ w._inv
-            if src < self.nav_count:
+            self.handlers.append(handler)
+            down = p.value() ^ inv
+            if src < n_nav:
                 if down:
-                    self.machine.edge(src, 1, now)
+                    m.edge(src, 1, now)
             else:
-                self._call_level[src - self.nav_count] = down
-        self._inv = 1 if active_low else 0
+                self._call_level[src - n_nav] = down
 
     def poll(self, now_us=None):
         """-> (events, calls) since the last poll. See the module docstring."""
@@ -304,10 +272,7 @@ class Buttons:
         return m.tick(now), calls
 
     def held(self, button):
-        return self.machine.held(button)
-
-    def any_held(self):
-        return self.machine.any_held()
+        return self.machine.state[button] == 1
 
     @property
     def overflows(self):

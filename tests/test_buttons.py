@@ -261,10 +261,6 @@ def test_button_held_at_start_is_seen(hw):
     assert btn.poll()[0] == [(B.PRESS, B.BACK)]
 
 
-def test_event_name():
-    assert B.event_name((B.LONG, B.BACK)) == "LONG BACK"
-
-
 def test_bouncy_release_just_before_the_long_time_stays_short():
     # opened at 599 ms, the IRQ saw it open again at 600 ms (a closing in between lost)
     script = [(0, B.OK, 1), (599 * MS, B.OK, 0), (600 * MS, B.OK, 0)]
