@@ -1,13 +1,29 @@
 """House rules in words (for the settings pages) and their check by the games
 themselves (for a settings load that finds house rules): the part of firmware.settings
 that the home menu and a game in play never need, imported only then (heap on the
-board). firmware.settings still answers these names.
+board). firmware.settings still answers these names. It imports no other module of the
+firmware, and a game's rules module only to judge that game's own options.
 
 RULES: each option a game offers has a label, a unit and a ladder of steps for the
-settings screen; rule_text(key, value) -> "20 ms".
+settings screen; rule_text(key, value) -> "20 ms". OFFERED: the options the arrows
+change, per game (the games' numeric OPTIONS, kept here so that the settings pages list
+them without loading every game's rules; a test checks them against the games).
 """
 
-from firmware.settings import _game_class, _is_int
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _game_class(game):
+    """The game's class, or None when this build has no such game."""
+    from core.errors import IllegalAction
+    from core.games import game_class
+    try:
+        return game_class(game)
+    except IllegalAction:
+        return None
+
 
 _BIG = 1 << 30
 # House rules in words: key -> (label, short label, unit, ladder). The unit says how a
@@ -28,6 +44,12 @@ RULES = {
                        ((2000000, 100000), (10000000, 500000), (_BIG, 1000000))),
     "colours": ("Colours", "Colours", "", None),
     "names": ("Colour names", "Col names", "", None),
+}
+# the numeric options each game offers, in the order a player thinks of them
+OFFERED = {
+    "stack31": ("hand_limit",),
+    "stackdeck": ("rounds",),
+    "stress": ("games", "debounce_us", "tie_window_us", "slow_window_us"),
 }
 
 
@@ -127,13 +149,26 @@ def check_rules(game, opts):
     return keep, refused
 
 
+def game_options(settings, game):
+    """The game's options: its defaults (core's OPTIONS) with the house rules."""
+    out = {}
+    cls = _game_class(game)
+    if cls is not None:
+        for k in cls.OPTIONS:
+            out[k] = cls.OPTIONS[k]
+    saved = settings.data["rules"].get(game, {})
+    for k in saved:
+        out[k] = saved[k]
+    return out
+
+
 def step_game_option(settings, game, key, step):
     """Move a numeric house rule to its next value on its ladder (step +1 or -1),
     as far as the game accepts; back at the game's default the saved rule is
     removed. Returns None when it moved, else why not (in words)."""
     from core.errors import IllegalAction
     cls = _game_class(game)
-    opts = settings.game_options(game)
+    opts = game_options(settings, game)
     value = opts.get(key)
     if cls is None or not _is_int(value) or key not in cls.OPTIONS:
         return rule_label(key) + ": no steps"

@@ -197,3 +197,23 @@ def test_hand_limit_steps_stop_at_the_games_own_limit(tmp_path):
     dev.let_go("LEFT")
     dev.step(60)
     assert row(dev).split() == ["Hand", "limit", "1"]
+
+
+def test_the_settings_pages_load_no_other_games_rules(tmp_path):
+    """Settings -> House rules -> Stack the Deck loads Stack the Deck's rules alone (on a
+    board the other games' rules would take 30 KB of heap): checked in a fresh
+    interpreter, where nothing was loaded before."""
+    import subprocess
+    import sys
+    code = ("import sys, tests.fw_helpers as h, tests.test_fw_settings as t, pathlib;"
+            "dev = h.new_device(pathlib.Path(%r)); t.choose(dev, 'Settings');"
+            "t.choose(dev, 'House rules'); t.choose(dev, 'Stack the Deck'); dev.press('RIGHT');"
+            "print(t.row(dev).split(), dev.app.settings.rules('stackdeck'));"
+            "print(sorted(n for n in sys.modules if n in ('core.stack31', 'core.stress',"
+            " 'core.stress_arbiter', 'core.stackdeck')))" % str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[-2] == "['Rounds', '11'] {'rounds': 11}"
+    assert lines[-1] == "['core.stackdeck']"

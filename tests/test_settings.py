@@ -5,7 +5,9 @@ import json
 
 import pytest
 
-from firmware.settings import Settings, defaults
+from firmware.settings import Settings
+from firmware.settings_rules import game_options, step_game_option
+from firmware.settings_store import defaults
 from firmware.storage import OsFS, Storage
 from host_sim.flakyfs import FlakyFS, PowerCut
 
@@ -113,22 +115,22 @@ def test_autosave_on_every_change(st):
 
 def test_game_options_and_steps(st):
     s = Settings(st)
-    opts = s.game_options("stress")
+    opts = game_options(s, "stress")
     assert opts["tie_window_us"] == 500 and opts["debounce_us"] == 20000
-    assert s.step_game_option("stress", "tie_window_us", 1) is None  # moved
-    assert s.game_options("stress")["tie_window_us"] == 600  # 0.1 ms steps
-    assert s.step_game_option("stress", "tie_window_us", -1) is None
+    assert step_game_option(s, "stress", "tie_window_us", 1) is None  # moved
+    assert game_options(s, "stress")["tie_window_us"] == 600  # 0.1 ms steps
+    assert step_game_option(s, "stress", "tie_window_us", -1) is None
     assert s.rules("stress") == {}  # back at the default: nothing stored
-    s.step_game_option("stress", "games", 1)
-    assert s.game_options("stress")["games"] == 3
-    s.step_game_option("stack31", "hand_limit", -1)
-    assert s.game_options("stack31")["hand_limit"] == 5
-    assert s.step_game_option("stackdeck", "colours", 1) == "Colours: no steps"  # a word
+    step_game_option(s, "stress", "games", 1)
+    assert game_options(s, "stress")["games"] == 3
+    step_game_option(s, "stack31", "hand_limit", -1)
+    assert game_options(s, "stack31")["hand_limit"] == 5
+    assert step_game_option(s, "stackdeck", "colours", 1) == "Colours: no steps"  # a word
     s.set_rule("stress", "tie_window_us", 750)  # between steps: snaps to the grid
-    s.step_game_option("stress", "tie_window_us", 1)
+    step_game_option(s, "stress", "tie_window_us", 1)
     assert s.rule("stress", "tie_window_us") == 800
     s.set_rule("stress", "tie_window_us", 750)
-    s.step_game_option("stress", "tie_window_us", -1)
+    step_game_option(s, "stress", "tie_window_us", -1)
     assert s.rule("stress", "tie_window_us") == 700
 
 
@@ -136,27 +138,27 @@ def test_steps_follow_a_ladder_and_stop_where_the_game_says(st):
     s = Settings(st, autosave=False)
     seen = []
     for _ in range(8):
-        assert s.step_game_option("stress", "debounce_us", -1) is None
-        seen.append(s.game_options("stress")["debounce_us"])
+        assert step_game_option(s, "stress", "debounce_us", -1) is None
+        seen.append(game_options(s, "stress")["debounce_us"])
     assert seen == [15000, 10000, 9000, 8000, 7000, 6000, 5000, 4000]  # 5 ms, then 1 ms
-    while s.step_game_option("stress", "debounce_us", -1) is None:
+    while step_game_option(s, "stress", "debounce_us", -1) is None:
         pass
     assert s.rule("stress", "debounce_us") == 0
-    assert s.step_game_option("stress", "debounce_us", -1) == "Debounce: lowest"
+    assert step_game_option(s, "stress", "debounce_us", -1) == "Debounce: lowest"
     for _ in range(12):
-        s.step_game_option("stack31", "hand_limit", 1)
+        step_game_option(s, "stack31", "hand_limit", 1)
     assert s.rule("stack31", "hand_limit") == 13  # the game's own limit (1 to 13)
-    assert s.step_game_option("stack31", "hand_limit", 1) == "Hand limit: highest"
+    assert step_game_option(s, "stack31", "hand_limit", 1) == "Hand limit: highest"
     for _ in range(5):
-        s.step_game_option("stress", "slow_window_us", 1)
+        step_game_option(s, "stress", "slow_window_us", 1)
     assert s.rule("stress", "slow_window_us") == 1500000  # 0.1 s steps
-    assert s.step_game_option("stress", "games", -1) is None  # 2 -> 1
-    assert s.step_game_option("stress", "games", -1) == "Games to win: lowest"
+    assert step_game_option(s, "stress", "games", -1) is None  # 2 -> 1
+    assert step_game_option(s, "stress", "games", -1) == "Games to win: lowest"
     assert s.rule("stress", "games") == 1
 
 
 def test_house_rules_in_words_and_units():
-    from firmware.settings import rule_row, rule_text
+    from firmware.settings_rules import rule_row, rule_text
     assert rule_text("debounce_us", 20000) == "20 ms"
     assert rule_text("tie_window_us", 500) == "0.5 ms"
     assert rule_text("tie_window_us", 50) == "0.05 ms"
@@ -347,3 +349,40 @@ def test_power_cut_during_save_keeps_old_or_new(tmp_path):
         t = Settings(Storage(path))
         assert t.report is None
         assert t.get("players") in (3, 4)
+
+
+def test_the_options_offered_on_the_settings_pages_are_each_games_numeric_options():
+    """settings_rules.OFFERED lists them so that the pages need not load every game's
+    rules (heap on the board); it must say what the games themselves offer."""
+    from core.games import ORDER, game_class
+    from firmware.settings_rules import OFFERED, RULES
+    for name in ORDER:
+        options = game_class(name).OPTIONS
+        numeric = sorted(k for k, v in options.items() if isinstance(v, int) and not isinstance(v, bool))
+        assert sorted(OFFERED[name]) == numeric, name
+        assert all(k in RULES for k in OFFERED[name])
+
+
+def test_a_game_in_play_needs_only_the_small_settings_module(tmp_path):
+    """Reading the settings (what a game does) loads nothing more; loading and healing,
+    changing and saving bring in firmware.settings_store, which MicroPython drops again
+    (checked there by test_fw_settings); settings_rules imports no other firmware module."""
+    import subprocess
+    import sys
+    write(tmp_path, {"players": 3, "rules": {"stress": {"games": 3}}})
+    code = ("import sys; from firmware.storage import Storage; from firmware.settings import Settings;"
+            "s = Settings(Storage(%r)); m = set(sys.modules);"
+            "v = (s.get('buzzer'), s.get('sleep_s'), s.name(2), s.player_name(1), s.contrast(),"
+            " s.rules('stress'), s.rule('stress', 'games'), s.get('rules'), s.save());"
+            "print(v); print(sorted(set(sys.modules) - m))" % str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "(True, 120, 'P2', 'P1', 128, {'games': 3}, 3, {'stress': {'games': 3}}, False)"
+    assert lines[1] == "[]"
+    code = ("import sys; import firmware.settings_rules;"
+            "print(sorted(n for n in sys.modules if n.split('.')[0] in ('core', 'firmware')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+    assert out.stdout.strip() == "['firmware', 'firmware.settings_rules']", out.stderr

@@ -12,16 +12,15 @@ screen is wide enough: "Tie window  0.5 ms").
 
 from core.games import GAMES, ORDER
 from firmware import buttons as b
+from firmware import settings_store  # noqa: F401 - loaded while the pages are open
 from firmware import ui
 from firmware.screen import MenuScreen, is_step
-from firmware.settings_rules import rule_row
+from firmware.settings_rules import OFFERED, game_options, rule_row, step_game_option
 from firmware.screens.textentry import TextEntryScreen
 
 TIME_STEPS = (0, 15, 30, 60, 120, 300, 600, 1800, 3600)  # seconds; 0 = never
 BRIGHTNESS_STEPS = (16, 64, 128, 192, 255)  # the panel's contrast
 ARCHIVE_STEPS = (32, 64, 128, 256, 384, 512, 768, 1024)  # KB of flash for past games
-# the house rules in the order a player thinks of them; others after, by name
-RULE_ORDER = ("hand_limit", "rounds", "games", "debounce_us", "tie_window_us", "slow_window_us")
 
 
 def step_in(steps, value, step):
@@ -83,7 +82,7 @@ class SettingsScreen(MenuScreen):
             (row("Sleep after", seconds(s.get("sleep_s")), "Sleep"), self._sleep, _nothing),
             (row("Buzzer", "on" if s.get("buzzer") else "off"), self._buzzer, _nothing),
         ]
-        if any(game_options(name) for name in ORDER):
+        if any(OFFERED.get(name) for name in ORDER):
             rows.append(("House rules...", None, self._rules))
         rows.append((row("Archive", "%d KB" % s.get("archive_kb")), self._archive, _nothing))
         self.changers = [r[1] for r in rows]
@@ -137,28 +136,6 @@ def _nothing():
     """OK on a row that is changed with LEFT/RIGHT does nothing."""
 
 
-def game_options(name):
-    """The numeric options a game offers (those the arrows can change). The game's
-    modules, when imported for this alone, are unloaded again (MicroPython): the
-    settings pages never hold the three games' rules in the heap at once."""
-    import sys
-    from core.errors import IllegalAction
-    from core.games import game_class
-    from firmware.modules import forget_new_modules
-    before = set(sys.modules)
-    try:
-        options = game_class(name).OPTIONS
-    except IllegalAction:  # a game left out of this build has no rules to set
-        return {}
-    out = {}
-    for k in options:
-        if isinstance(options[k], int) and not isinstance(options[k], bool):
-            out[k] = options[k]
-    options = None
-    forget_new_modules(before)
-    return out
-
-
 class NamesScreen(MenuScreen):
     title = "Names"
 
@@ -190,7 +167,7 @@ class HouseRulesScreen(MenuScreen):
 
     def enter(self):
         self.set_entries([(GAMES[name][2], self._open(name)) for name in ORDER
-                          if game_options(name)])
+                          if OFFERED.get(name)])
 
     def _open(self, name):
         return lambda: self.app.push(RulesScreen(self.app, name))
@@ -206,12 +183,8 @@ class RulesScreen(MenuScreen):
         self.name = name
 
     def enter(self):
-        options = self.app.settings.game_options(self.name)
-        offered = game_options(self.name)
-        keys = [k for k in RULE_ORDER if k in offered]
-        for k in sorted(offered):
-            if k not in keys:
-                keys.append(k)
+        options = game_options(self.app.settings, self.name)  # this game's rules only
+        keys = [k for k in OFFERED.get(self.name, ()) if k in options]
         self.keys = keys
         self.set_entries([(rule_row(k, options[k], width()), _nothing) for k in keys])
 
@@ -223,7 +196,7 @@ class RulesScreen(MenuScreen):
 
     def _step(self, key, direction):
         settings = self.app.settings
-        why = settings.step_game_option(self.name, key, direction)
+        why = step_game_option(settings, self.name, key, direction)
         if why is not None:
             self.app.toast(why)
             return
