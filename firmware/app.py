@@ -9,6 +9,7 @@ the app restarts into the saved game: it never leaves a frozen screen.
 
 import sys
 
+from core.errors import IllegalAction
 from firmware import buttons as b
 from firmware import ui
 from firmware.modules import forget_module
@@ -41,9 +42,10 @@ class App:
         self._toast_owner = None
         self._toast_scope = None
         self._toast_until = 0
+        self._held = None  # (session, screens) of an entry not yet written (submit)
         self._last_input = hw.clock.ticks_ms()
-        self._dimmed = False
-        self._asleep = False
+        self.dimmed = False  # read by screens and tests; set by the loop only
+        self.asleep = False
         self._swallow = -1  # the button whose press woke the screen
         self.crashes = 0
         self.frames = 0
@@ -119,10 +121,11 @@ class App:
 
     def submit(self, session, action, beep=True):
         """Apply an entry to the game in play; a refusal is shown. True when taken.
-        Draw first, then write: the new frame goes to the panel before the journal's
-        flash write (which may erase a block); when the flash refuses, the entry is
-        taken back and the refusal shown."""
-        from core.errors import IllegalAction
+        Draw first, then write: the line waits in RAM while the screens answer the
+        press (a picker closes, the action line moves), then that one final frame goes
+        to the panel and the journal is written (a flash write may erase a block), in
+        the same loop turn (_write_held). When the flash refuses, the entry is taken
+        back, the screens of the moment of the entry come back and show the refusal."""
         try:
             session.push(action, defer=True)
         except IllegalAction as e:
@@ -130,19 +133,26 @@ class App:
             return False
         if beep:
             self.beep()
-        if not self._asleep:
-            self.render()
-        try:
-            session.flush()
-        except IllegalAction as e:
-            self.refuse(e.reason)
-            return False
-        self.redraw()
+        self._dirty = True
+        if not self._held:
+            self._held = (session, self.screens[:])
         return True
+
+    def _write_held(self):
+        """The press was answered: its frame goes out, then the entry it made is written."""
+        held = self._held
+        if held:
+            self._held = None
+            if self._dirty and not self.asleep:
+                self.render()
+            try:
+                held[0].flush()
+            except IllegalAction as e:
+                self.screens = held[1]
+                self.refuse(e.reason)
 
     def undo_last(self, session):
         """Take back the last entry and say which; None when there is nothing to undo."""
-        from core.errors import IllegalAction
         try:
             action = session.undo()
         except IllegalAction as e:
@@ -279,7 +289,8 @@ class App:
             self._toast = None
             self.redraw()
         self._power_care(now)
-        if self._dirty and not self._asleep:
+        self._write_held()
+        if self._dirty and not self.asleep and self.screen.ready():
             self.render()
 
     def render(self):
@@ -315,14 +326,14 @@ class App:
             if kind != b.PRESS:
                 return False
             self._swallow = -1
-        if self._asleep or self._dimmed:
+        if self.asleep or self.dimmed:
             # A dimmed screen is woken like a sleeping one: the press only brightens
             # it, so the first press after a pause never acts on a screen nobody read.
-            if self._asleep:
-                self._asleep = False
+            if self.asleep:
+                self.asleep = False
                 self.fb.poweron()
                 self.redraw()
-            self._dimmed = False
+            self.dimmed = False
             self.apply_display_settings()
             self._swallow = button if kind == b.PRESS else -1
             return False
@@ -335,20 +346,12 @@ class App:
         idle = self.hw.clock.ticks_diff(now, self._last_input)
         sleep_ms = self.settings.get("sleep_s") * 1000
         dim_ms = self.settings.get("dim_s") * 1000
-        if not self._asleep and sleep_ms and idle >= sleep_ms:
-            self._asleep = True
+        if not self.asleep and sleep_ms and idle >= sleep_ms:
+            self.asleep = True
             self.fb.poweroff()
-        elif not self._dimmed and not self._asleep and dim_ms and idle >= dim_ms:
-            self._dimmed = True
+        elif not self.dimmed and not self.asleep and dim_ms and idle >= dim_ms:
+            self.dimmed = True
             self.fb.contrast(self.DIM_CONTRAST)
-
-    @property
-    def asleep(self):
-        return self._asleep
-
-    @property
-    def dimmed(self):
-        return self._dimmed
 
     # When something goes wrong -----------------------------------------------------
 
@@ -365,8 +368,10 @@ class App:
         try:
             import gc
             gc.collect()
+            self._dirty = False
+            self._write_held()  # not drawn: an entry the press made is still written
             self.screens = [ErrorScreen(self, error)]
-            self._asleep = False
+            self.asleep = False
             self.fb.poweron()
             self.render()
         except Exception as e:  # noqa: BLE001

@@ -38,6 +38,12 @@ class Screen:
         """True while the screen must not dim or sleep (a countdown, an armed call)."""
         return False
 
+    def ready(self):
+        """False while the screen will change again by itself within a loop turn or two
+        (a Stress call whose winner is being timed): its frame waits, so the panel gets
+        the one final frame of a press, not two."""
+        return True
+
     def toast_place(self):
         """Where the app may show a message over this screen: "bottom", "top" (when the
         bottom holds something that must stay visible), or None (never: a dialog)."""

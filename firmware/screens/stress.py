@@ -412,6 +412,14 @@ class StressScreen(Screen):
     def awake(self):
         return self.count_kind >= 0 or self.game.on
 
+    def ready(self):
+        # A call is drawn once its winner is known (the tie window, 0.5 ms by default,
+        # after the first press): one frame with the decision, not "timing" and then
+        # the decision in the same press. A tie window over 20 ms shows "timing" first.
+        g = self.game
+        return self.known[0] or self.count_kind >= 0 or not g.call_pending() or \
+            g.options["tie_window_us"] > 20000
+
     def toast_place(self):
         # A countdown keeps "BACK: cancel" at the bottom: messages go over its title.
         return "top" if self.count_kind >= 0 else "bottom"
