@@ -16,27 +16,34 @@ counts instead of named cards: `P2 counts 1 0 2 0 1 1`.
 
 Undo any line with pop(); edit an ended round with edit_round(r, lines), which
 rewrites that round's lines in the history so the transcript still replays.
-The deck model: core.stackdeck_cards; the stack checker: core.stackdeck_stacks;
-single plays at the table: core.stackdeck_turn.
+The deck model and the stack checker: core.stackdeck_stacks (loaded only when a
+stack is named); single plays at the table: core.stackdeck_turn; editing a round,
+state() and legal(): core.stackdeck_extra (loaded when used).
+
+Memory: only the open round has a sheet (core.stackdeck_round.RoundSheet); an ended
+round keeps its points (a tuple) and its entries as a compact record (bytes), so a
+long match costs some 100 bytes a round.
 """
 
 from core import checkpoint as cp
 from core import notation
 from core.errors import IllegalAction
 from core.game import Game
-from core import stackdeck_stacks as st
-from core.stackdeck_round import RoundSheet, ROUND, END, TURNED, UNTURNED, OUT, ENTRY_VERBS
+from core import stackdeck_round as rd
+from core.stackdeck_round import RoundSheet, ROUND, END, OUT, ENTRY_VERBS
 from core import stackdeck_counts as ct
 from core.stackdeck_counts import COUNTS
 
 MAX_ROUNDS = 99
+COLOURS = "RYGBP"  # core.stackdeck_stacks.COLOURS
+VERBS = (ROUND, END) + ENTRY_VERBS
 
 
 class StackDeck(Game):
     NAME = "stackdeck"
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
-    OPTIONS = {"rounds": 10, "colours": st.COLOURS, "names": ""}
+    OPTIONS = {"rounds": 10, "colours": COLOURS, "names": ""}
     KEY_ORDER = ("game", "players", "rounds_played", "rounds", "totals", "dealer", "over",
                  "winners", "first", "round_open", "current", "round", "turned", "unturned",
                  "out", "scores", "tally", "match_rounds", "colours", "colour_names")
@@ -46,7 +53,8 @@ class StackDeck(Game):
             if not 1 <= value <= MAX_ROUNDS:
                 raise IllegalAction("rounds: 1 to %d" % MAX_ROUNDS)
         elif key == "colours":
-            value = st.check_colours(value)
+            from core.stackdeck_stacks import check_colours
+            value = check_colours(value)
         elif key == "names":
             names = value.split(",")
             if len(names) != 5 or "" in names:
@@ -55,8 +63,8 @@ class StackDeck(Game):
 
     def _setup(self):
         self.letters = self.options["colours"]
-        self.sheets = []  # the ended rounds' sheets
-        self.scores = []  # the ended rounds' points, per player
+        self.sheets = []  # the ended rounds' records (core.stackdeck_round.pack)
+        self.scores = []  # the ended rounds' points, a tuple per round
         self.open = None  # the open round's sheet
         self.over = False
 
@@ -65,7 +73,7 @@ class StackDeck(Game):
     def _parse(self, actor, tokens):
         verb = tokens[0].lower()
         rest = tokens[1:]
-        for word in (ROUND, END, TURNED, UNTURNED, OUT, COUNTS):
+        for word in VERBS:
             if verb == word:
                 verb = word  # the module's own string: history keeps one per action
         if verb == ROUND or verb == END:
@@ -85,7 +93,8 @@ class StackDeck(Game):
                 return (actor, COUNTS, ct.parse(rest))
             if not rest:
                 raise IllegalAction("no stack given")
-            return (actor, verb, tuple([st.parse_stack(t, self.letters) for t in rest]))
+            from core.stackdeck_stacks import parse_stack
+            return (actor, verb, tuple([parse_stack(t, self.letters) for t in rest]))
         raise IllegalAction("unknown: " + tokens[0])
 
     def format(self, action):
@@ -96,8 +105,9 @@ class StackDeck(Game):
         if action[1] == COUNTS:
             words.append(ct.format_counts(action[2]))
         elif len(action) > 2:
+            from core.stackdeck_stacks import stack_name
             for stack in action[2]:
-                words.append(st.stack_name(stack, self.letters))
+                words.append(stack_name(stack, self.letters))
         return " ".join(words)
 
     # Rules ------------------------------------------------------------------
@@ -117,8 +127,8 @@ class StackDeck(Game):
             if self.open is None:
                 raise IllegalAction("no round open")
             self.open.check_end()
-            self.scores.append(self.open.scores())
-            self.sheets.append(self.open)
+            self.scores.append(tuple(self.open.scores()))
+            self.sheets.append(rd.pack(self.open.lines))
             self.open = None
             self.over = len(self.scores) >= self.options["rounds"]
             return None
@@ -141,7 +151,7 @@ class StackDeck(Game):
         if verb == ROUND:
             self.open = None
         elif verb == END:
-            self.open = self.sheets.pop()
+            self.open = rd.sheet_of(self.sheets.pop(), self.players)
             self.scores.pop()
             self.over = False
         else:
@@ -181,7 +191,7 @@ class StackDeck(Game):
 
     def out_of(self, r):
         """The player who went out in ended round r."""
-        return self.sheets[r - 1].out[0]
+        return rd.out_in(self.sheets[r - 1])
 
     def tally_order(self, r):
         """STD-27: the order the scores of ended round r are read out: the player
@@ -201,107 +211,48 @@ class StackDeck(Game):
         """STD-2: the colours' display names."""
         if self.options["names"]:
             return self.options["names"].split(",")
-        if self.letters == st.COLOURS:
-            return list(st.COLOUR_NAMES)
+        if self.letters == COLOURS:
+            return ["Red", "Yellow", "Green", "Blue", "Purple"]  # stackdeck_stacks.COLOUR_NAMES
         return [ch for ch in self.letters]
 
-    def _sheet(self, r):
+    def _actions(self, r):
+        """Round r's entry actions (ended or open)."""
         if 1 <= r <= len(self.sheets):
-            return self.sheets[r - 1]
+            return rd.unpack(self.sheets[r - 1])
         if self.open is not None and r == len(self.sheets) + 1:
-            return self.open
+            return self.open.lines
         raise IllegalAction("no round %d" % r)
 
     def entries(self, r):
         """Round r's entry lines (ended or open), as table notation."""
-        return [self.format(a) for a in self._sheet(r).lines]
+        return [self.format(a) for a in self._actions(r)]
 
-    # Editing an earlier round ---------------------------------------------------
-
-    def _round_span(self, r, number=0, inside=False):
-        """(opening index or None when opened by its first entry, first entry index,
-        end index) of round r's lines in the history; `number` rounds come before it
-        (inside: the last of them is open where the history starts)."""
-        start = 0 if inside else None
-        opener = None
-        for i in range(len(self.history)):
-            verb = self.history[i][1]
-            if start is None:
-                if verb == ROUND or verb in ENTRY_VERBS:
-                    number += 1
-                    if number == r:
-                        opener = i if verb == ROUND else None
-                    start = i + 1 if verb == ROUND else i
-            elif verb == END:
-                if number == r:
-                    return opener, start, i
-                start = None
-        return opener, start, len(self.history)
+    # Rare paths: core.stackdeck_extra ------------------------------------------------
 
     def edit_round(self, r, lines):
         """STD-31: replace round r's entry lines (an ended round, or the open one)
-        with LINES (strings or actions: turned, unturned, out), checked like new
-        lines; the totals follow. Illegal: IllegalAction, nothing changed.
-        Returns the round's old entry lines (edit back with them to take it back).
+        with LINES (strings or actions); the totals follow. Illegal: IllegalAction,
+        nothing changed. Returns the round's old entry lines (see
+        core.stackdeck_extra.edit_round)."""
+        from core.stackdeck_extra import edit_round
+        return edit_round(self, r, lines)
 
-        The history keeps replaying: a round in the history has its lines replaced
-        there; a round before it (after restore or rebase) is changed in the base
-        checkpoint, base_checkpoint() then gives the new one (STD-35). Either way the
-        journal is rewritten as header, base_checkpoint() (if any), the history.
-        """
-        sheet = self._sheet(r)
-        ended = sheet is not self.open
-        actions = []
-        new = RoundSheet(self.players)
-        for line in lines:
-            action = self.parse(line) if isinstance(line, str) else tuple(line)
-            if action[1] not in ENTRY_VERBS:
-                raise IllegalAction("edit: entries only")
-            new.check(action, self.letters)
-            new.add(action)
-            actions.append(action)
-        if ended:
-            new.check_end()
-        old_lines = self.entries(r)
-        old = list(self.history)
-        old_base = self._base
-        try:
-            self._to_base()
-            in_base = len(self.sheets)
-            if r <= in_base:  # ended before the history starts
-                self.sheets[r - 1] = new
-                self.scores[r - 1] = new.scores()
-                history = old
-            elif r == in_base + 1 and self.open is not None:  # opened before it
-                self.open = new
-                k = 0
-                while k < len(old) and old[k][1] in ENTRY_VERBS:
-                    k += 1
-                history = old[k:]
-            else:
-                self.history = old
-                inside = self.open is not None
-                opener, start, stop = self._round_span(r, in_base + (1 if inside else 0), inside)
-                head = old[:start]
-                if opener is None:
-                    head.append((None, ROUND))
-                history = head + actions + old[stop:]
-                self.history = []
-            if self._base is not None:
-                self._base = tuple(self.checkpoint())
-            self._replay(history)
-        except IllegalAction:
-            self._base = old_base
-            self._replay(old)
-            raise
-        return old_lines
+    def legal(self):
+        """The lines the device can offer without knowing the cards: round, end,
+        PX out (stack lines are too many to list)."""
+        from core.stackdeck_extra import legal
+        return legal(self)
+
+    def state(self):
+        from core.stackdeck_extra import state
+        return state(self)
 
     # Checkpoint (STD-35) -----------------------------------------------------------
 
     def _write(self, tokens):
-        for sheet in self.sheets:
+        for record in self.sheets:
             tokens.append("r")
-            for a in sheet.lines:
+            for a in rd.unpack(record):
                 tokens += self.format(a).split()
         if self.open is not None:
             tokens.append("open")
@@ -327,11 +278,14 @@ class StackDeck(Game):
     def _read(self, r):
         sheets = []
         stops = ("r", "open", cp.END)
+        scores = []
         while r.peek() == "r":
             r.take()
             sheet = self._sheet_from(r.until(stops))
             sheet.check_end()
-            sheets.append(sheet)
+            sheets.append(rd.pack(sheet.lines))
+            scores.append(tuple(sheet.scores()))
+            sheet = None
             if len(sheets) > self.options["rounds"]:
                 raise IllegalAction("checkpoint: too many rounds")
         sheet = None
@@ -341,64 +295,6 @@ class StackDeck(Game):
             if len(sheets) >= self.options["rounds"]:
                 raise IllegalAction("checkpoint: round after the last")
         self.sheets = sheets
-        self.scores = [s.scores() for s in sheets]
+        self.scores = scores
         self.open = sheet
         self.over = len(sheets) >= self.options["rounds"]
-
-    # Position ---------------------------------------------------------------------
-
-    def legal(self):
-        """The lines the device can offer without knowing the cards: round, end,
-        PX out (stack lines are too many to list)."""
-        if self.over:
-            return []
-        out = []
-        sheet = self.open
-        if sheet is None:
-            out.append((None, ROUND))
-        for p in range(1, self.players + 1):
-            if sheet is None or p not in sheet.out:
-                out.append((p, OUT))
-        if sheet is not None:
-            try:
-                sheet.check_end()
-                out.append((None, END))
-            except IllegalAction:
-                pass
-        return out
-
-    def _sheet_state(self, sheet, r):
-        names = self.letters
-        return {
-            "round": r,
-            "turned": [[st.stack_name(s, names) for s in stacks] for stacks in sheet.turned],
-            "unturned": [[st.stack_name(s, names) for s in stacks] for stacks in sheet.unturned],
-            "out": list(sheet.out),
-            "scores": sheet.scores(),
-        }
-
-    def state(self):
-        r = self.current_round()
-        played = len(self.scores)
-        current = None
-        if self.open is not None:
-            current = self._sheet_state(self.open, played + 1)
-        return {
-            "game": self.NAME,
-            "players": self.players,
-            "rounds_played": played,
-            "rounds": [list(row) for row in self.scores],
-            "totals": self.totals(),
-            "dealer": None if r is None else self.dealer_of(r),
-            "over": self.over,
-            "winners": self.winners(),
-            "first": None if r is None else self.first_of(r),
-            "round_open": self.open is not None,
-            "current": current,
-            "out": [self.out_of(i + 1) for i in range(played)],
-            "tally": self.tally_order(played) if played else [],
-            "match_rounds": self.options["rounds"],
-            "colours": self.letters,
-            "colour_names": self.colour_names(),
-            "moves": self.moves,
-        }

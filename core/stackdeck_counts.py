@@ -12,14 +12,14 @@ so only what the counts themselves prove is checked: see `check`.
 
 from core import notation
 from core.errors import IllegalAction
-from core import stackdeck_stacks as st
 
 COUNTS = "counts"
 FIELDS = 6
 PAIRS, CPAIRS, RUNS, CRUNS, UNTURNED, WILDS = 0, 1, 2, 3, 4, 5
 MAX_COUNT = 57  # no count can exceed the deck
-POINTS = (st.PAIR_POINTS, st.PAIR_ONE_COLOUR_POINTS, st.RUN_POINTS,
-          st.RUN_ONE_COLOUR_POINTS, st.UNTURNED_POINTS, st.UNTURNED_WILD_POINTS)
+# the points of each count, as core.stackdeck_stacks scores the equivalent stacks
+# (written out: this module must not load the stack checker)
+POINTS = (5, 10, 10, 20, -5, -20)
 
 BAD_COUNTS = "counts: 6 numbers"
 NOTHING = "nothing counted"

@@ -1,10 +1,13 @@
 """Stack the Deck: one round's score sheet (rules STD-20..STD-27 in
 seeds/stack_the_deck.md). The entry lines of a round go in one at a time, each
 checked before anything changes; the last one in can be taken back out (undo).
+
+An ended round is kept as a compact record (pack, unpack): its entry actions in a
+few bytes each, not a sheet of lists and sets (a long match keeps every round).
+The stack checker (core.stackdeck_stacks) is loaded only when a stack is entered.
 """
 
 from core.errors import IllegalAction
-from core import stackdeck_stacks as st
 from core import stackdeck_counts as ct
 from core.stackdeck_counts import COUNTS
 
@@ -14,6 +17,10 @@ TURNED = "turned"
 UNTURNED = "unturned"
 OUT = "out"
 ENTRY_VERBS = (TURNED, UNTURNED, OUT, COUNTS)  # counts: STD-34, a project extension
+# the deck as core.stackdeck_stacks has it (here so that counts need not load it)
+WILD = 50
+DECK_WILDS = 7
+DECK_SIZE = 57
 
 
 class RoundSheet:
@@ -29,7 +36,7 @@ class RoundSheet:
         self.counted_wilds = 0
         self.lines = []  # the entry actions, in order
 
-    def check(self, action, letters=st.COLOURS):
+    def check(self, action, letters="RYGBP"):
         """Raise IllegalAction if the entry may not be added; change nothing."""
         p, verb = action[0], action[1]
         if verb == OUT:
@@ -39,11 +46,12 @@ class RoundSheet:
         if verb == COUNTS:
             counts = action[2]
             ct.check_shape(counts)
-            if self.wilds + self.counted_wilds + ct.wilds(counts) > st.DECK_WILDS:
+            if self.wilds + self.counted_wilds + ct.wilds(counts) > DECK_WILDS:
                 raise IllegalAction("more than 7 wilds")
-            if self._cards() + ct.cards(counts) > st.DECK_SIZE:
+            if self._cards() + ct.cards(counts) > DECK_SIZE:
                 raise IllegalAction(ct.TOO_MANY_CARDS)
             return
+        from core import stackdeck_stacks as st
         seen = []
         wilds = self.wilds + self.counted_wilds
         for stack in action[2]:
@@ -52,9 +60,9 @@ class RoundSheet:
             else:
                 st.check_unturned(stack)
             for c in stack:
-                if c == st.WILD:
+                if c == WILD:
                     wilds += 1
-                    if wilds > st.DECK_WILDS:
+                    if wilds > DECK_WILDS:
                         raise IllegalAction("more than 7 wilds")
                 elif c in self.used or c in seen:
                     raise IllegalAction("%s used twice" % st.card_name(c, letters))
@@ -62,7 +70,7 @@ class RoundSheet:
                     seen.append(c)
         if self.counted_cards:  # STD-34: counted stacks hold cards too
             new_wilds = wilds - self.wilds - self.counted_wilds
-            if self._cards() + len(seen) + new_wilds > st.DECK_SIZE:
+            if self._cards() + len(seen) + new_wilds > DECK_SIZE:
                 raise IllegalAction(ct.TOO_MANY_CARDS)
 
     def _cards(self):
@@ -90,7 +98,7 @@ class RoundSheet:
         for stack in action[2]:
             target[p - 1].append(stack)
             for c in stack:
-                if c == st.WILD:
+                if c == WILD:
                     self.wilds += 1
                 else:
                     self.used.add(c)
@@ -109,7 +117,7 @@ class RoundSheet:
         for stack in action[2]:
             target[p - 1].pop()
             for c in stack:
-                if c == st.WILD:
+                if c == WILD:
                     self.wilds -= 1
                 else:
                     self.used.discard(c)
@@ -129,14 +137,85 @@ class RoundSheet:
         """Each player's points for the round (as entered so far)."""
         out = []
         for p in range(self.players):
-            total = 0
-            for stack in self.turned[p]:
-                total += st.turned_points(stack)
-            for stack in self.unturned[p]:
-                total += st.unturned_points(stack)
-            total += ct.points(self.counts[p])
+            total = ct.points(self.counts[p])
+            if self.turned[p] or self.unturned[p]:
+                from core import stackdeck_stacks as st
+                for stack in self.turned[p]:
+                    total += st.turned_points(stack)
+                for stack in self.unturned[p]:
+                    total += st.unturned_points(stack)
             out.append(total)
         return out
 
     def out_player(self):
         return self.out[0] if len(self.out) == 1 else None
+
+
+# An ended round's record: per entry, one byte verb * 8 + player, then for `counts`
+# its six counts, for stacks their number and each stack as its length and cards.
+
+def pack(lines):
+    """A round's entry actions -> its record (bytes)."""
+    out = bytearray()
+    for a in lines:
+        verb = a[1]
+        out.append(ENTRY_VERBS.index(verb) * 8 + a[0])
+        if verb == COUNTS:
+            out.extend(bytes(a[2]))
+        elif verb != OUT:
+            out.append(len(a[2]))
+            for stack in a[2]:
+                out.append(len(stack))
+                out.extend(bytes(stack))
+    return bytes(out)
+
+
+def unpack(record):
+    """A record -> the round's entry actions, as parsed from their lines."""
+    out = []
+    i = 0
+    n = len(record)
+    while i < n:
+        verb = ENTRY_VERBS[record[i] >> 3]
+        p = record[i] & 7
+        i += 1
+        if verb == OUT:
+            out.append((p, OUT))
+        elif verb == COUNTS:
+            out.append((p, COUNTS, tuple(record[i:i + ct.FIELDS])))
+            i += ct.FIELDS
+        else:
+            stacks = []
+            for _ in range(record[i]):
+                k = record[i + 1]
+                stacks.append(tuple(record[i + 2:i + 2 + k]))
+                i += 1 + k
+            i += 1
+            out.append((p, verb, tuple(stacks)))
+    return out
+
+
+def out_in(record):
+    """The player who went out in a record's round (its one `out`), else None."""
+    i = 0
+    n = len(record)
+    while i < n:
+        b = record[i]
+        i += 1
+        if b >> 3 == 2:  # OUT
+            return b & 7
+        if b >> 3 == 3:  # COUNTS
+            i += ct.FIELDS
+        else:
+            for _ in range(record[i]):
+                i += 1 + record[i + 1]
+            i += 1
+    return None
+
+
+def sheet_of(record, players):
+    """The sheet of an ended round again (its entries were checked when it ended)."""
+    sheet = RoundSheet(players)
+    for a in unpack(record):
+        sheet.add(a)
+    return sheet
