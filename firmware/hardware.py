@@ -28,49 +28,48 @@ def open_hardware(board=None, machine=None, clock=None, storage_root=None, fs=No
         clock = Clock()
     if storage_root is None:
         storage_root = getattr(board, "STORAGE_ROOT", "/")
-    return Hardware(board, machine, clock, storage_root, fs, display, ring_size)
+    from firmware.buttons import Buttons
+    from firmware.buzzer import Buzzer
+    from firmware.storage import Storage
 
-
-class Hardware:
-    def __init__(self, board, machine, clock, storage_root, fs=None, display=True,
-                 ring_size=64):
-        from firmware.buttons import Buttons
-        from firmware.buzzer import Buzzer
-        from firmware.storage import Storage
-
-        self.board = board
-        self.board_name = getattr(board, "NAME", "board")
-        self.machine = machine
-        self.clock = clock
-        self.problems = []
-        self.storage = Storage(storage_root, fs)
-        try:
-            self.recovered = self.storage.recover()
-        except OSError as e:
-            self.recovered = []
-            self.problems.append("storage: %s" % (e,))
-        Pin = machine.Pin
-        self.i2c = machine.I2C(board.I2C_ID, scl=Pin(board.I2C_SCL), sda=Pin(board.I2C_SDA),
-                               freq=board.I2C_FREQ)
-        self.display = self._open_display() if display else None
-        self.buttons = Buttons(machine, board, clock, ring_size)
-        self.buzzer = Buzzer(machine, getattr(board, "BUZZER", None), clock)
-
-    def _open_display(self):
-        b = self.board
+    # Built here rather than in Hardware.__init__: once the app runs, this module can be
+    # let go (firmware.start does on a board) and only the two methods below stay.
+    hw = Hardware()
+    hw.board = board
+    hw.board_name = getattr(board, "NAME", "board")
+    hw.machine = machine
+    hw.clock = clock
+    hw.problems = problems = []
+    hw.storage = Storage(storage_root, fs)
+    try:
+        hw.recovered = hw.storage.recover()
+    except OSError as e:
+        hw.recovered = []
+        problems.append("storage: %s" % (e,))
+    Pin = machine.Pin
+    hw.i2c = machine.I2C(board.I2C_ID, scl=Pin(board.I2C_SCL), sda=Pin(board.I2C_SDA),
+                         freq=board.I2C_FREQ)
+    hw.display = None
+    if display:
         try:
             import firmware.ssd1306 as driver
         except ImportError as e:
-            self.problems.append("no display driver: %s" % (e,))
-            return None
-        # through getattr: hw.display is any object with the FrameBuffer methods plus
-        # show/contrast/poweron/poweroff (the app may put a stand-in there)
-        SSD1306_I2C = getattr(driver, "SSD1306_I2C")
-        try:
-            return SSD1306_I2C(b.OLED_WIDTH, b.OLED_HEIGHT, self.i2c, addr=b.OLED_ADDR)
-        except OSError as e:
-            self.problems.append("display not answering at 0x%02x (%s)" % (b.OLED_ADDR, e))
-            return None
+            problems.append("no display driver: %s" % (e,))
+        else:
+            # through getattr: hw.display is any object with the FrameBuffer methods plus
+            # show/contrast/poweron/poweroff (the app may put a stand-in there)
+            try:
+                hw.display = getattr(driver, "SSD1306_I2C")(
+                    board.OLED_WIDTH, board.OLED_HEIGHT, hw.i2c, addr=board.OLED_ADDR)
+            except OSError as e:
+                problems.append("display not answering at 0x%02x (%s)" % (board.OLED_ADDR, e))
+    hw.buttons = Buttons(machine, board, clock, ring_size)
+    hw.buzzer = Buzzer(machine, getattr(board, "BUZZER", None), clock)
+    return hw
+
+
+class Hardware:
+    """What open_hardware opened (attributes above)."""
 
     def reset(self):
         self.machine.reset()

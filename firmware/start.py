@@ -35,6 +35,12 @@ def build(machine, board, clock, root, fs=None):
     from firmware.settings import Settings
 
     hw = open_hardware(board, machine, clock, root, fs=fs)
+    if sys.implementation.name == "micropython":
+        # start-only code: once the hardware is open its module goes (hw keeps its
+        # class and two methods)
+        from firmware.modules import forget_module
+        open_hardware = None
+        forget_module("firmware.hardware")
     setattr(journal, "storage", hw.storage)  # its storage is known from here on
     if hw.display is None:
         # No panel answered: keep the game going (journal, buzzer) on a screen nobody
