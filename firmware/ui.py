@@ -91,41 +91,30 @@ def bar(fb, left, y=0, right_text=""):
 
 
 # -- large digits ------------------------------------------------------------------------
-class _BigFont:
-    """One size of the digit font: its strip and a cell to cut glyphs into."""
-
-    def __init__(self, height, width, stroke, data):
-        self.h = height
-        self.w = width
-        self.gap = stroke  # space after a digit
-        self.strip = framebuf.FrameBuffer(bytearray(data), width * len(_CHARS),
-                                          height, framebuf.MONO_VLSB)
-        self.cell = framebuf.FrameBuffer(bytearray(width * ((height + 7) // 8)), width,
-                                         height, framebuf.MONO_VLSB)
-
-
+# scale -> (height, glyph width, gap after a digit, strip, cell): the strip holds the
+# font of that size, the cell is where a glyph is cut out before it is blitted.
+# scale 2: 16 px, 3: 24 px, 4: 32 px.
 _BIG = {}
 for _h in _digits.SIZES:
     _w, _t, _data = _digits.SIZES[_h]
-    _BIG[_h // 8] = _BigFont(_h, _w, _t, _data)  # scale 2: 16 px, 3: 24 px, 4: 32 px
+    _BIG[_h // 8] = (_h, _w, _t,
+                     framebuf.FrameBuffer(bytearray(_data), _w * len(_CHARS), _h,
+                                          framebuf.MONO_VLSB),
+                     framebuf.FrameBuffer(bytearray(_w * ((_h + 7) // 8)), _w, _h,
+                                          framebuf.MONO_VLSB))
 del _h, _w, _t, _data
 
+# The font modules' data now lives in the strips above: on MicroPython their modules
+# (the glyph bytes, about 3.5 KB of heap on the unix port) are let go.
+import sys  # noqa: E402
 
-def _unload_fonts():
-    """The font modules' data now lives in the strips above: on MicroPython their
-    modules (the glyph bytes, about 3.5 KB of heap on the unix port) are let go."""
-    import sys
-    if sys.implementation.name == "micropython":
-        for name in ("firmware.digits", "firmware.font6x8"):
-            sys.modules.pop(name, None)
-        package = sys.modules.get("firmware")
-        for attr in ("digits", "font6x8"):
-            if getattr(package, attr, None) is not None:
-                delattr(package, attr)
-
-
-_unload_fonts()
-del _digits, _font, _unload_fonts
+if sys.implementation.name == "micropython":
+    for _name in ("digits", "font6x8"):
+        sys.modules.pop("firmware." + _name, None)
+        if getattr(sys.modules.get("firmware"), _name, None) is not None:
+            delattr(sys.modules["firmware"], _name)
+    del _name
+del _digits, _font, sys
 
 
 def _numeric(s):
@@ -140,7 +129,7 @@ def big_height(scale):
     """Pixel height of `big` digits at `scale` (other text is 7 * scale, bottom-aligned
     with them)."""
     f = _BIG.get(scale)
-    return f.h if f else LINE * scale
+    return f[0] if f else LINE * scale
 
 
 def big_width(s, scale=2):
@@ -150,10 +139,11 @@ def big_width(s, scale=2):
     f = _BIG.get(scale)
     if f is None or not _numeric(s):
         return len(s) * CHAR * scale - scale
+    _, w, gap, _, _ = f
     n = 0
     for ch in s:
-        n += f.w + f.gap if ch != " " else f.w // 2
-    return n - (f.gap if s[-1] != " " else 0)
+        n += w + gap if ch != " " else w // 2
+    return n - (gap if s[-1] != " " else 0)
 
 
 def big(fb, s, x, y, scale=2, c=1):
@@ -166,16 +156,17 @@ def big(fb, s, x, y, scale=2, c=1):
         return
     f = _BIG.get(scale)
     if f is not None and _numeric(s):
+        _, w, gap, strip, cell = f
         for ch in s:
             if ch == " ":
-                x += f.w // 2
+                x += w // 2
                 continue
-            f.cell.blit(f.strip, -f.w * _CHARS.index(ch), 0)
+            cell.blit(strip, -w * _CHARS.index(ch), 0)
             if c:
-                fb.blit(f.cell, x, y, 0)
+                fb.blit(cell, x, y, 0)
             else:
-                fb.blit(f.cell, x, y, 1, _inv)
-            x += f.w + f.gap
+                fb.blit(cell, x, y, 1, _inv)
+            x += w + gap
         return
     top = y + big_height(scale) - 7 * scale
     data = _font_buf
