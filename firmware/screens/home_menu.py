@@ -1,0 +1,159 @@
+"""The home menu's rows and what they open (firmware.screens.home is the screen): loaded
+when the menu is shown, dropped on MicroPython when a game screen goes over it, so that
+under a game in play the home screen holds no code but its own small class."""
+
+import sys
+
+from core.games import GAMES, ORDER
+from firmware import buttons as b
+from firmware import ui
+from firmware.screen import Screen, is_step
+
+NAME = "firmware.screens.home_menu"
+
+
+def unfinished(game):
+    """A saved game still to finish. A Stress match is one until it is won: its `over`
+    ends only one game of the match."""
+    match_winner = getattr(game, "match_winner", None)
+    if match_winner is not None:
+        return match_winner() is None
+    return not game.over
+
+
+def rows(home):
+    """Build the home screen's rows. The cursor stays on its item when the rows change,
+    and a game and its Resume row count as one item: back from a game the cursor is on
+    Resume, after the game ended on that game's row (OK plays again), never on another
+    game's row."""
+    app = home.app
+    entries = []
+    keys = []
+    session = app.session
+    if session is not None and unfinished(session.game):
+        entries.append(("Resume " + GAMES[session.name][2], lambda: _resume(home)))
+        keys.append("resume " + session.name)
+    for name in ORDER:
+        entries.append((GAMES[name][2], _opener(app, name)))
+        keys.append(name)
+    entries.append(("Settings", lambda: _open(app, "settings", "SettingsScreen")))
+    keys.append("settings")
+    entries.append(("About", lambda: _open(app, "about", "AboutScreen")))
+    keys.append("about")
+    entries.append(("History", lambda: _open(app, "history", "HistoryScreen")))
+    keys.append("history")
+    was = home.keys
+    old = was[home.menu.index] if home.menu.index < len(was) else None
+    home.keys = keys
+    home.set_entries(entries)
+    if old is not None:
+        game = old[7:] if old.startswith("resume ") else old
+        want = old
+        if "resume " + game in keys and "resume " + game not in was:
+            want = "resume " + game  # back from that game: its Resume row
+        if want not in keys:
+            want = game  # the game ended: its own row
+        if want in keys:
+            home.menu.index = keys.index(want)
+
+
+def _under_game(app):
+    """A game screen goes over home: its rows and this module go (MicroPython), the
+    cursor stays (home.keys, home.menu)."""
+    app.screens[0].entries = None
+    if sys.implementation.name == "micropython":
+        from firmware.modules import forget_module
+        forget_module(NAME)
+
+
+def _resume(home):
+    from firmware.screens import game_screen
+    app = home.app
+    screen = game_screen(app, app.session)
+    _under_game(app)
+    app.push(screen)
+
+
+def _opener(app, name):
+    def open_game():
+        session = app.session
+        if session is not None and unfinished(session.game):
+            from firmware.screens.confirm import ConfirmScreen
+            app.push(ConfirmScreen(
+                app, "Start a new game? The saved %s game is lost." % GAMES[session.name][2],
+                lambda: app.push(NewGameScreen(app, name))))
+        else:
+            app.push(NewGameScreen(app, name))
+    return open_game
+
+
+def _open(app, module, cls):
+    screen = getattr(__import__("firmware.screens." + module, None, None, (cls,)), cls)
+    app.push(screen(app))
+
+
+def _before_new(app):
+    """firmware.archive.before_new, its module unloaded again after it (on MicroPython:
+    the archive's code need not sit in the heap through the whole game) unless it was
+    loaded already or keeps a message for History."""
+    import sys
+    from firmware.modules import forget_new_modules
+    before = set(sys.modules)
+    from firmware.archive import before_new
+    answer = before_new(app)
+    if getattr(sys.modules.get("firmware.archive"), "_said", None) is None:
+        forget_new_modules(before)
+    return answer
+
+
+class NewGameScreen(Screen):
+    """Players (LEFT/RIGHT), then OK starts the game with the house rules from settings."""
+
+    def __init__(self, app, name):
+        Screen.__init__(self, app)
+        from core.games import game_class
+        self.name = name
+        self.cls = game_class(name)
+        players = app.settings.get("players")
+        self.players = min(max(players, self.cls.MIN_PLAYERS), self.cls.MAX_PLAYERS)
+
+    def on_button(self, kind, button):
+        if button in (b.LEFT, b.RIGHT, b.UP, b.DOWN) and is_step(kind):
+            step = -1 if button in (b.LEFT, b.DOWN) else 1
+            n = self.players + step
+            if self.cls.MIN_PLAYERS <= n <= self.cls.MAX_PLAYERS:
+                self.players = n
+                self.app.redraw()
+        elif button == b.OK and kind == b.SHORT:
+            self._start()
+        else:
+            Screen.on_button(self, kind, button)
+
+    def _start(self):
+        from core.errors import IllegalAction
+        from firmware.screens import game_screen
+        from firmware.session import Session
+        go, said = _before_new(self.app)  # the game in play goes to the archive
+        if not go:
+            self.app.toast(said)
+            return
+        try:
+            session = Session.new(self.app.journal, self.name, self.players,
+                                  self.app.settings.rules(self.name))
+        except (IllegalAction, OSError) as e:
+            self.app.toast(str(e))
+            return
+        self.app.session = session
+        self.app.settings.set("players", self.players)
+        self.app.settings.save()
+        screen = game_screen(self.app, session)
+        _under_game(self.app)
+        self.app.replace(screen)
+        if said:
+            self.app.toast(said, 4000)
+
+    def draw(self, fb):
+        ui.bar(fb, GAMES[self.name][2])
+        ui.text(fb, "Players", 0, 14)
+        ui.big_center(fb, "< %d >" % self.players, 26, 2)
+        ui.text(fb, "OK: start", 0, 56)
