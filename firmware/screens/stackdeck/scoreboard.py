@@ -46,8 +46,7 @@ class StackDeckScreen(Screen):
     # other, so neither imports the other (no import circle).
 
     def open_sheet(self):
-        from firmware.screens.stackdeck.sheet import SheetScreen
-        from firmware.screens.stackdeck.target import RoundTarget
+        from firmware.screens.stackdeck.sheet import RoundTarget, SheetScreen
         g = self.game
         self.app.push(SheetScreen(self.app, RoundTarget(self.session, g.current_round(), True),
                                   self.open_history))
@@ -61,8 +60,7 @@ class StackDeckScreen(Screen):
 
     def edit_round(self, r):
         """The sheet of ended round r, to edit it (from the rounds list)."""
-        from firmware.screens.stackdeck.sheet import SheetScreen
-        from firmware.screens.stackdeck.target import RoundTarget
+        from firmware.screens.stackdeck.sheet import RoundTarget, SheetScreen
         self.app.push(SheetScreen(self.app, RoundTarget(self.session, r, False)))
 
     def undo(self):

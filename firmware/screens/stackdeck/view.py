@@ -1,8 +1,9 @@
 """Stack the Deck: what the screens share: player names, the rows of totals in large
 digits (scoreboard and final standings), an entry line in words, a stack's verdict.
+The stack checker (core.stackdeck_stacks) is imported only where a stack is shown:
+a match entered by counters never loads it.
 """
 
-from core import stackdeck_stacks as st
 from firmware import ui
 
 TOP = 8  # the rows start under the title bar
@@ -52,6 +53,7 @@ def stack_verdict(stack, turned):
     the checker's verdict, or its reason when it may not be saved so."""
     if not stack:
         return False, "add a card", 0
+    from core import stackdeck_stacks as st
     if turned:
         reason = st.turned_reason(stack)
         if reason is not None:
@@ -76,6 +78,7 @@ def entry_words(game, action):
         return "went out"
     if verb == COUNTS:
         return "%s counts" % signed(points(action[2]))
+    from core import stackdeck_stacks as st
     total = 0
     for s in action[2]:
         total += st.turned_points(s) if verb == "turned" else st.unturned_points(s)
