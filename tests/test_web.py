@@ -190,6 +190,17 @@ def test_home_screen_is_the_simulators(page, sim):
     assert not errors, errors  # no script error, no missing file
 
 
+def test_the_page_is_cross_origin_isolated_so_its_clock_is_fine(page):
+    """tools/web sends COOP/COEP: the referee's stamps come from performance.now(),
+    which browsers coarsen to 100 us (1 ms in Firefox) on a page that is not isolated."""
+    assert page.d.execute_script("return self.crossOriginIsolated") is True
+    steps = page.d.execute_script(
+        "const s = new Set(); let a = performance.now();"
+        "for (let i = 0; i < 200000 && s.size < 50; i++) { const b = performance.now();"
+        " if (b > a) { s.add(Math.round((b - a) * 1000)); a = b; } } return [...s];")
+    assert min(steps) < 100, steps  # microseconds between two readings that differ
+
+
 def test_a_stack31_turn_by_clicks_and_keys_then_a_reload_resumes_it(page, sim):
     from selenium.webdriver.common.keys import Keys
 
