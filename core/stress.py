@@ -18,7 +18,6 @@ Lines (see seeds/notation.md):
 
 from core import cards
 from core import checkpoint as cp
-from core import notation
 from core.errors import IllegalAction
 from core.game import Game
 from core.stress_arbiter import Arbiter, CALL, MAX_OPTION_US, TICKS_MAX
@@ -43,15 +42,12 @@ def fits(card, top):
 # The per-player call counters (STR-35), indexes into Stress.stats[p]
 WON, TIED, TOOK, FALSE, MARGIN_SUM, MARGINS = 0, 1, 2, 3, 4, 5
 STATS = 6
-STAT_NAMES = ("won", "tied", "took", "false", "margin_sum_us", "margins")
 
 
 def parse_time(token):
     """'@1500' -> 1500 (microseconds, a non-negative integer)."""
-    text = token[1:]
-    if not notation.is_digits(text):
-        raise IllegalAction("bad time: " + notation.shorten(token))
-    return int(text)
+    from core.stress_rare import parse_time
+    return parse_time(token)
 
 
 class Stress(Game):
@@ -101,50 +97,8 @@ class Stress(Game):
     # Notation ---------------------------------------------------------------
 
     def _parse(self, actor, tokens):
-        first = tokens[0]
-        if first[:1] == "@":
-            if actor is not None:
-                raise IllegalAction("time goes first: @T")
-            t = parse_time(first)
-            if len(tokens) != 3:
-                raise IllegalAction("@T PX down or up")
-            p = notation.parse_player(tokens[1], self.players)
-            edge = tokens[2].lower()
-            if edge not in (DOWN, UP):
-                raise IllegalAction("down or up?")
-            return (p, edge, t)
-        verb = first.lower()
-        rest = tokens[1:]
-        if verb == CENTRE:
-            if actor is not None:
-                raise IllegalAction("centre takes no player")
-            if len(rest) != 2:
-                raise IllegalAction("centre needs 2 cards")
-            return (None, CENTRE, cards.parse(rest[0]), cards.parse(rest[1]))
-        if verb == PLAY:
-            if actor is None:
-                raise IllegalAction("who plays? PX play")
-            if len(rest) != 2:
-                raise IllegalAction("play CARD STACK")
-            card = cards.parse(rest[0])
-            if rest[1] not in ("1", "2"):
-                raise IllegalAction("stack is 1 or 2")
-            return (actor, PLAY, card, int(rest[1]))
-        if verb in (START, RESUME, VOID):
-            if actor is not None:
-                raise IllegalAction(verb + " takes no player")
-            if rest:
-                raise IllegalAction("too many words")
-            return (None, verb)
-        if verb == OUT or verb == TAKES:
-            if actor is None:
-                raise IllegalAction("who is out? PX out" if verb == OUT else "who takes? PX takes")
-            if rest:
-                raise IllegalAction("too many words")
-            return (actor, verb)
-        if verb in (DOWN, UP):
-            raise IllegalAction("needs a time: @T PX " + verb)
-        raise IllegalAction("unknown: " + first)
+        from core import stress_rare  # text lines: a resume, the replay command
+        return stress_rare.parse(self, actor, tokens)
 
     def format(self, action):
         verb = action[1]
@@ -175,17 +129,6 @@ class Stress(Game):
     def call_pending(self):
         """A call has been made in this armed period and waits for `resume`."""
         return self.on and self.arbiter.called()
-
-    def _current_call(self):
-        a = self.arbiter
-        ruling = self.ruling
-        if ruling is None:
-            loser = a.loser()
-        elif ruling == VOID:
-            loser = None
-        else:
-            loser = ruling
-        return (self.game_no, a.winner(), a.tie(), a.margin_us(), loser, self.call_stress, ruling)
 
     # Rules ------------------------------------------------------------------
 
@@ -234,15 +177,9 @@ class Stress(Game):
             if not self.arbiter.called():
                 raise IllegalAction("no call to rule on")
 
-    def _save(self):
-        return (self.tops[0], self.tops[1], self.on, self.over, tuple(self.games_won),
-                self.game_no, len(self.calls), self.call_stress, self.last_t, self.arbiter.save(),
-                self.ruling)
-
     def _apply(self, action):
         self._check(action)
-        # No undo record is kept (UNDO_BY_REPLAY): make none, no garbage per line.
-        record = None if self.UNDO_BY_REPLAY else self._save()
+        # No undo record is kept (UNDO_BY_REPLAY): none is made, no garbage per line.
         verb = action[1]
         if verb == CENTRE:
             self.tops[0], self.tops[1] = action[2], action[3]
@@ -279,67 +216,63 @@ class Stress(Game):
             self.on = False
             self.over = True
             self.games_won[action[0] - 1] += 1
-        return record
-
-    def _first_pressers(self, call):
-        """0-based players who made the call: the winner, or the players of a tie."""
-        if not call[2]:
-            return [] if call[1] is None else [call[1]]
-        a = self.arbiter
-        first = None
-        for i in range(self.players):
-            off = a.pressed_at(i)
-            if off is not None and (first is None or off < first):
-                first = off
-        return [i for i in range(self.players) if a.pressed_at(i) is not None
-                and a.pressed_at(i) - first <= a.tie_window_us]
+        return None
 
     def _close_call(self):
-        """The waiting call is final: keep it (the last CALLS_KEPT) and count it."""
-        call = self._current_call()
-        self.calls.append(call)
+        """The waiting call is final: keep it (the last CALLS_KEPT) and count it.
+        A kept call is a list [game_no, winner, tie, margin, loser, stress, ruling]
+        (0-based players); once CALLS_KEPT are kept the oldest list is refilled, so a
+        call allocates nothing that lives on."""
+        a = self.arbiter
+        ruling = self.ruling
+        winner = a.winner()
+        tie = a.tie()
+        margin = a.margin_us()
+        loser = a.loser() if ruling is None else (None if ruling == VOID else ruling)
         kept = self.CALLS_KEPT
-        if kept is not None:
-            while len(self.calls) > kept:
-                del self.calls[0]
+        calls = self.calls
+        if kept is None or kept > 0:
+            if kept is not None and len(calls) >= kept:
+                while len(calls) > kept:
+                    del calls[0]
+                c = calls.pop(0)
+            else:
+                c = [None] * 7
+            c[0], c[1], c[2], c[3] = self.game_no, winner, tie, margin
+            c[4], c[5], c[6] = loser, self.call_stress, ruling
+            calls.append(c)
+        else:
+            del calls[:]
         self.calls_closed += 1
-        makers = self._first_pressers(call)
-        if call[6] == VOID:
-            for p in makers:
-                self.stats[p][FALSE] += 1
-            return
-        if call[2]:
-            for p in makers:
-                self.stats[p][TIED] += 1
-        elif call[1] is not None:
-            row = self.stats[call[1]]
+        stats = self.stats
+        if ruling == VOID or tie:
+            # Who made the call: the winner, or every player of the tie
+            col = FALSE if ruling == VOID else TIED
+            if tie:
+                first = a.pressed_at(a._first())
+                for i in range(self.players):
+                    off = a.pressed_at(i)
+                    if off is not None and off - first <= a.tie_window_us:
+                        stats[i][col] += 1
+            elif winner is not None:
+                stats[winner][col] += 1
+            if ruling == VOID:
+                return
+        elif winner is not None:
+            row = stats[winner]
             row[WON] += 1
-            if call[3] is not None:
-                row[MARGIN_SUM] += call[3]
+            if margin is not None:
+                row[MARGIN_SUM] += margin
                 row[MARGINS] += 1
-        if call[4] is not None:
-            self.stats[call[4]][TOOK] += 1
+        if loser is not None:
+            stats[loser][TOOK] += 1
 
     def call_stats(self):
         """STR-35: the match's calls counted per player, whatever CALLS_KEPT keeps:
         {"closed": N, "won": [..], "tied": [..], "took": [..], "false": [..],
         "margin_sum_us": [..], "margins": [..]} (lists by player, P1 first)."""
-        out = {"closed": self.calls_closed}
-        for i in range(STATS):
-            out[STAT_NAMES[i]] = [row[i] for row in self.stats]
-        return out
-
-    def _revert(self, record):
-        self.tops[0], self.tops[1] = record[0], record[1]
-        self.on, self.over = record[2], record[3]
-        for p in range(self.players):
-            self.games_won[p] = record[4][p]
-        self.game_no = record[5]
-        del self.calls[record[6]:]
-        self.call_stress = record[7]
-        self.last_t = record[8]
-        self.arbiter.restore(record[9])
-        self.ruling = record[10]
+        from core import stress_rare
+        return stress_rare.call_stats(self)
 
     # Checkpoint (STR-36) --------------------------------------------------------
 
@@ -364,83 +297,8 @@ class Stress(Game):
                 cp.flag(c[5]), _ruling(c[6])))
 
     def _read(self, r):
-        n = self.players
-        r.word("tops")
-        tops = [_read_card(r.take()), _read_card(r.take())]
-        if tops[0] is not None and tops[0] == tops[1]:
-            raise IllegalAction("checkpoint: same top twice")
-        r.word("on")
-        on = r.flag("on")
-        r.word("over")
-        over = r.flag("over")
-        r.word("game")
-        game_no = r.num(0, None, "game")
-        r.word("stress")
-        call_stress = r.flag("stress")
-        r.word("ruling")
-        ruling = _read_ruling(r.take(), n)
-        r.word("t")
-        last_t = r.num(0, None, "t")
-        r.word("won")
-        games_won = [r.num(0, self.options["games"], "won") for _ in range(n)]
-        r.word("arbiter")
-        now = r.num(0, TICKS_MAX, "arbiter")
-        age = r.num(-TICKS_MAX, None, "arbiter")
-        armed = r.flag("arbiter")
-        r.word("buttons")
-        closed, opened, settled, press = [], [], [], []
-        for _ in range(n):
-            parts = _split(r.take(), 4, "buttons")
-            closed.append(_read_flag(parts[0], "buttons"))
-            opened.append(_read_num(parts[1], 0, TICKS_MAX, "buttons"))
-            settled.append(_read_flag(parts[2], "buttons"))
-            press.append(_read_opt(parts[3], "buttons"))
-        r.word("closed")
-        calls_closed = r.num(0, None, "closed")
-        r.word("stats")
-        stats = []
-        for _ in range(n):
-            parts = _split(r.take(), STATS, "stats")
-            stats.append([_read_num(v, 0, calls_closed if i < MARGIN_SUM else None, "stats")
-                          for i, v in enumerate(parts)])
-        r.word("calls")
-        calls = []
-        for t in r.until((cp.END,)):
-            parts = _split(t, 7, "call")
-            call = (_read_num(parts[0], 1, game_no, "call"), _read_player(parts[1], n),
-                    _read_flag(parts[2], "call"), _read_opt(parts[3], "call"),
-                    _read_player(parts[4], n), _read_flag(parts[5], "call"),
-                    _read_ruling(parts[6], n))
-            if calls and call[0] < calls[-1][0]:
-                raise IllegalAction("checkpoint: calls out of order")
-            calls.append(call)
-        if len(calls) > calls_closed:
-            raise IllegalAction("checkpoint: bad calls")
-        # Consistency: what play keeps true.
-        if on and over or armed != on or sum(games_won) != game_no - (1 if on else 0):
-            raise IllegalAction("checkpoint: bad game")
-        if over != (not on and game_no > 0):
-            raise IllegalAction("checkpoint: bad game")
-        if now != last_t & TICKS_MAX:
-            raise IllegalAction("checkpoint: bad arbiter")
-        self.tops = tops
-        self.on = on
-        self.over = over
-        self.game_no = game_no
-        self.call_stress = call_stress
-        self.last_t = last_t
-        self.games_won = games_won
-        self.arbiter.restore((now, age, armed, closed, opened, settled, press))
-        called = self.arbiter.called()
-        if (ruling is not None and not (on and called)) or (call_stress and not called):
-            raise IllegalAction("checkpoint: bad call")
-        self.ruling = ruling
-        self.calls_closed = calls_closed
-        self.stats = stats
-        kept = self.CALLS_KEPT
-        if kept is not None and len(calls) > kept:
-            calls = calls[len(calls) - kept:]
-        self.calls = calls
+        from core import stress_rare  # a resume, an undo
+        stress_rare.read(self, r)
 
     def legal(self):
         """What may be pushed now, as far as the device can know.
@@ -448,80 +306,18 @@ class Stress(Game):
         `centre` (any two different cards) and edges at any T >= the last are always
         legal; they are not listed, except one edge per button at the last T.
         """
-        out = []
-        n = self.players
-        if self.on and not self.arbiter.called() and self.tops[0] is not None:
-            for p in range(1, n + 1):
-                for s in (1, 2):
-                    top = self.tops[s - 1]
-                    for card in range(cards.DECK_SIZE):
-                        if card != self.tops[0] and card != self.tops[1] and fits(card, top):
-                            out.append((p, PLAY, card, s))
-        if not self.on and self.match_winner() is None:
-            out.append((None, START))
-        if self.on and self.arbiter.called():
-            out.append((None, RESUME))
-            out.append((None, VOID))
-            for p in range(1, n + 1):
-                out.append((p, TAKES))
-        if self.on:
-            for p in range(1, n + 1):
-                out.append((p, OUT))
-        for p in range(1, n + 1):
-            out.append((p, UP if self.arbiter.is_closed(p - 1) else DOWN, self.last_t))
-        return out
-
-    @staticmethod
-    def _call_dict(call, final):
-        d = {
-            "winner": None if call[1] is None else call[1] + 1,
-            "tie": call[2],
-            "margin_us": call[3],
-            "loser": None if call[4] is None else call[4] + 1,
-            "game_no": call[0],
-            "on_stress": call[5],
-            "final": final,
-        }
-        ruling = call[6]
-        if ruling is not None:  # only on calls the table overruled (STR-32, STR-33)
-            d["ruling"] = VOID if ruling == VOID else "P%d takes" % (ruling + 1)
-        return d
+        from core import stress_rare
+        return stress_rare.legal(self, fits)
 
     def state(self):
-        calls = [self._call_dict(c, True) for c in self.calls]
-        pending = self.call_pending()
-        if pending:
-            calls.append(self._call_dict(self._current_call(), False))
-        winner = self.match_winner()
-        return {
-            "game": self.NAME,
-            "players": self.players,
-            "tops": [None if c is None else cards.name(c) for c in self.tops],
-            "stress": self.stress(),
-            "calls": calls,
-            "games_won": list(self.games_won),
-            "over": self.over,
-            "on": self.on,
-            "armed": self.on and not pending,
-            "call_pending": pending,
-            "game_no": self.game_no,
-            "games_to_win": self.options["games"],
-            "match_over": winner is not None,
-            "match_winner": winner,
-            "pressed": [p + 1 for p in range(self.players) if self.arbiter.is_closed(p)],
-            "t": self.last_t,
-            "moves": self.moves,
-        }
+        from core import stress_rare  # the archive, the computer's tools
+        return stress_rare.state(self)
 
 
 # Checkpoint words (STR-36) ---------------------------------------------------------
 
 def _card(c):
     return "-" if c is None else cards.name(c)
-
-
-def _read_card(t):
-    return None if t == "-" else cards.parse(t)
 
 
 def _opt(v):
@@ -532,41 +328,3 @@ def _ruling(ruling):
     if ruling is None:
         return "-"
     return "V" if ruling == VOID else cp.player(ruling)
-
-
-def _read_ruling(t, players):
-    if t == "V":
-        return VOID
-    return cp.read_player(t, players)
-
-
-def _read_player(t, players):
-    return cp.read_player(t, players)
-
-
-def _split(token, count, what):
-    parts = token.split(":")
-    if len(parts) != count:
-        raise IllegalAction("checkpoint: bad " + what)
-    return parts
-
-
-def _read_num(t, lo, hi, what):
-    if not notation.is_digits(t):
-        raise IllegalAction("checkpoint: bad " + what)
-    v = int(t)
-    if v < lo or (hi is not None and v > hi):
-        raise IllegalAction("checkpoint: bad " + what)
-    return v
-
-
-def _read_opt(t, what):
-    return None if t == "-" else _read_num(t, 0, None, what)
-
-
-def _read_flag(t, what):
-    if t == "0":
-        return False
-    if t == "1":
-        return True
-    raise IllegalAction("checkpoint: bad " + what)

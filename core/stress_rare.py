@@ -1,0 +1,298 @@
+"""The Stress referee's rarely used parts (core/stress.py keeps what a call needs).
+
+Reading notation lines (a resume, the replay command), reading a checkpoint (a resume,
+an undo), the state as a dict (the archive, the computer's tools), the legal actions
+and the call counts as a dict (tests, tools). A device plays calls without this module:
+`Stress` imports it at the point of use, and the referee's screen lets it go once the
+game is loaded (firmware/screens/stress.py), so its code is not in the heap while calls
+are played. It never imports core.stress (no import circle): the game is handed in.
+"""
+
+from core import cards
+from core import checkpoint as cp
+from core import notation
+from core.errors import IllegalAction
+from core.stress_arbiter import TICKS_MAX
+
+# The verbs, as in core/stress.py (the same strings)
+VOID = "void"
+DOWN = "down"
+UP = "up"
+STAT_NAMES = ("won", "tied", "took", "false", "margin_sum_us", "margins")
+
+
+def parse_time(token):
+    """'@1500' -> 1500 (microseconds, a non-negative integer)."""
+    text = token[1:]
+    if not notation.is_digits(text):
+        raise IllegalAction("bad time: " + notation.shorten(token))
+    return int(text)
+
+
+def parse(g, actor, tokens):
+    """Stress._parse: the tokens of one line (actor peeled off) -> an action tuple."""
+    first = tokens[0]
+    if first[:1] == "@":
+        if actor is not None:
+            raise IllegalAction("time goes first: @T")
+        t = parse_time(first)
+        if len(tokens) != 3:
+            raise IllegalAction("@T PX down or up")
+        p = notation.parse_player(tokens[1], g.players)
+        edge = tokens[2].lower()
+        if edge not in (DOWN, UP):
+            raise IllegalAction("down or up?")
+        return (p, edge, t)
+    verb = first.lower()
+    rest = tokens[1:]
+    if verb == "centre":
+        if actor is not None:
+            raise IllegalAction("centre takes no player")
+        if len(rest) != 2:
+            raise IllegalAction("centre needs 2 cards")
+        return (None, "centre", cards.parse(rest[0]), cards.parse(rest[1]))
+    if verb == "play":
+        if actor is None:
+            raise IllegalAction("who plays? PX play")
+        if len(rest) != 2:
+            raise IllegalAction("play CARD STACK")
+        card = cards.parse(rest[0])
+        if rest[1] not in ("1", "2"):
+            raise IllegalAction("stack is 1 or 2")
+        return (actor, "play", card, int(rest[1]))
+    if verb in ("start", "resume", VOID):
+        if actor is not None:
+            raise IllegalAction(verb + " takes no player")
+        if rest:
+            raise IllegalAction("too many words")
+        return (None, verb)
+    if verb == "out" or verb == "takes":
+        if actor is None:
+            raise IllegalAction("who is out? PX out" if verb == "out" else "who takes? PX takes")
+        if rest:
+            raise IllegalAction("too many words")
+        return (actor, verb)
+    if verb in (DOWN, UP):
+        raise IllegalAction("needs a time: @T PX " + verb)
+    raise IllegalAction("unknown: " + first)
+
+
+# Checkpoint reading (STR-36) ----------------------------------------------------------
+
+def _bad(what):
+    return IllegalAction("checkpoint: bad " + what)
+
+
+def _split(token, count, what):
+    parts = token.split(":")
+    if len(parts) != count:
+        raise _bad(what)
+    return parts
+
+
+def _num(t, lo, hi, what):
+    if not notation.is_digits(t):
+        raise _bad(what)
+    v = int(t)
+    if v < lo or (hi is not None and v > hi):
+        raise _bad(what)
+    return v
+
+
+def _opt(t, what):
+    return None if t == "-" else _num(t, 0, None, what)
+
+
+def _flag(t, what):
+    if t == "0":
+        return False
+    if t == "1":
+        return True
+    raise _bad(what)
+
+
+def _card(t):
+    return None if t == "-" else cards.parse(t)
+
+
+def _ruling(t, players):
+    if t == "V":
+        return VOID
+    return cp.read_player(t, players)
+
+
+def read(g, r):
+    """Stress._read: set game g's position from checkpoint reader r (after _setup);
+    every section checked, IllegalAction when they cannot be a position of play."""
+    n = g.players
+    r.word("tops")
+    tops = [_card(r.take()), _card(r.take())]
+    if tops[0] is not None and tops[0] == tops[1]:
+        raise IllegalAction("checkpoint: same top twice")
+    r.word("on")
+    on = r.flag("on")
+    r.word("over")
+    over = r.flag("over")
+    r.word("game")
+    game_no = r.num(0, None, "game")
+    r.word("stress")
+    call_stress = r.flag("stress")
+    r.word("ruling")
+    ruling = _ruling(r.take(), n)
+    r.word("t")
+    last_t = r.num(0, None, "t")
+    r.word("won")
+    games_won = [r.num(0, g.options["games"], "won") for _ in range(n)]
+    r.word("arbiter")
+    now = r.num(0, TICKS_MAX, "arbiter")
+    age = r.num(-TICKS_MAX, None, "arbiter")
+    armed = r.flag("arbiter")
+    r.word("buttons")
+    closed, opened, settled, press = [], [], [], []
+    for _ in range(n):
+        parts = _split(r.take(), 4, "buttons")
+        closed.append(_flag(parts[0], "buttons"))
+        opened.append(_num(parts[1], 0, TICKS_MAX, "buttons"))
+        settled.append(_flag(parts[2], "buttons"))
+        press.append(_opt(parts[3], "buttons"))
+    r.word("closed")
+    calls_closed = r.num(0, None, "closed")
+    r.word("stats")
+    stats = []
+    for _ in range(n):
+        parts = _split(r.take(), 6, "stats")
+        # won, tied, took, false: at most the calls closed; the margin sums: any size
+        stats.append([_num(v, 0, calls_closed if i < 4 else None, "stats")
+                      for i, v in enumerate(parts)])
+    r.word("calls")
+    calls = []
+    for t in r.until((cp.END,)):
+        parts = _split(t, 7, "call")
+        call = [_num(parts[0], 1, game_no, "call"), cp.read_player(parts[1], n),
+                _flag(parts[2], "call"), _opt(parts[3], "call"),
+                cp.read_player(parts[4], n), _flag(parts[5], "call"),
+                _ruling(parts[6], n)]
+        if calls and call[0] < calls[-1][0]:
+            raise IllegalAction("checkpoint: calls out of order")
+        calls.append(call)
+    if len(calls) > calls_closed:
+        raise IllegalAction("checkpoint: bad calls")
+    # Consistency: what play keeps true.
+    if on and over or armed != on or sum(games_won) != game_no - (1 if on else 0):
+        raise IllegalAction("checkpoint: bad game")
+    if over != (not on and game_no > 0):
+        raise IllegalAction("checkpoint: bad game")
+    if now != last_t & TICKS_MAX:
+        raise IllegalAction("checkpoint: bad arbiter")
+    g.tops = tops
+    g.on = on
+    g.over = over
+    g.game_no = game_no
+    g.call_stress = call_stress
+    g.last_t = last_t
+    g.games_won = games_won
+    g.arbiter.restore((now, age, armed, closed, opened, settled, press))
+    called = g.arbiter.called()
+    if (ruling is not None and not (on and called)) or (call_stress and not called):
+        raise IllegalAction("checkpoint: bad call")
+    g.ruling = ruling
+    g.calls_closed = calls_closed
+    g.stats = stats
+    kept = g.CALLS_KEPT
+    if kept is not None and len(calls) > kept:
+        calls = calls[len(calls) - kept:]
+    g.calls = calls
+
+
+# Reading the game as data (the archive, the computer's tools) ---------------------------
+
+def call_dict(call, final):
+    d = {
+        "winner": None if call[1] is None else call[1] + 1,
+        "tie": call[2],
+        "margin_us": call[3],
+        "loser": None if call[4] is None else call[4] + 1,
+        "game_no": call[0],
+        "on_stress": call[5],
+        "final": final,
+    }
+    ruling = call[6]
+    if ruling is not None:  # only on calls the table overruled (STR-32, STR-33)
+        d["ruling"] = VOID if ruling == VOID else "P%d takes" % (ruling + 1)
+    return d
+
+
+def current_call(g):
+    """The waiting call as a kept call would be: (game_no, winner, tie, margin, loser,
+    stress, ruling)."""
+    a = g.arbiter
+    ruling = g.ruling
+    if ruling is None:
+        loser = a.loser()
+    elif ruling == VOID:
+        loser = None
+    else:
+        loser = ruling
+    return (g.game_no, a.winner(), a.tie(), a.margin_us(), loser, g.call_stress, ruling)
+
+
+def state(g):
+    calls = [call_dict(c, True) for c in g.calls]
+    pending = g.call_pending()
+    if pending:
+        calls.append(call_dict(current_call(g), False))
+    winner = g.match_winner()
+    return {
+        "game": g.NAME,
+        "players": g.players,
+        "tops": [None if c is None else cards.name(c) for c in g.tops],
+        "stress": g.stress(),
+        "calls": calls,
+        "games_won": list(g.games_won),
+        "over": g.over,
+        "on": g.on,
+        "armed": g.on and not pending,
+        "call_pending": pending,
+        "game_no": g.game_no,
+        "games_to_win": g.options["games"],
+        "match_over": winner is not None,
+        "match_winner": winner,
+        "pressed": [p + 1 for p in range(g.players) if g.arbiter.is_closed(p)],
+        "t": g.last_t,
+        "moves": g.moves,
+    }
+
+
+def call_stats(g):
+    out = {"closed": g.calls_closed}
+    for i in range(6):
+        out[STAT_NAMES[i]] = [row[i] for row in g.stats]
+    return out
+
+
+def legal(g, fits):
+    """Stress.legal (fits: core.stress.fits, handed in)."""
+    out = []
+    n = g.players
+    a = g.arbiter
+    tops = g.tops
+    if g.on and not a.called() and tops[0] is not None:
+        for p in range(1, n + 1):
+            for s in (1, 2):
+                top = tops[s - 1]
+                for card in range(cards.DECK_SIZE):
+                    if card != tops[0] and card != tops[1] and fits(card, top):
+                        out.append((p, "play", card, s))
+    if not g.on and g.match_winner() is None:
+        out.append((None, "start"))
+    if g.on and a.called():
+        out.append((None, "resume"))
+        out.append((None, VOID))
+        for p in range(1, n + 1):
+            out.append((p, "takes"))
+    if g.on:
+        for p in range(1, n + 1):
+            out.append((p, "out"))
+    for p in range(1, n + 1):
+        out.append((p, UP if a.is_closed(p - 1) else DOWN, g.last_t))
+    return out
