@@ -32,24 +32,19 @@ def open_hardware(board=None, machine=None, clock=None, storage_root=None, fs=No
     from firmware.buzzer import Buzzer
     from firmware.storage import Storage
 
-    # Built here rather than in Hardware.__init__: once the app runs, this module can be
-    # let go (firmware.start does on a board) and only the two methods below stay.
-    hw = Hardware()
-    hw.board = board
-    hw.board_name = getattr(board, "NAME", "board")
-    hw.machine = machine
-    hw.clock = clock
-    hw.problems = problems = []
-    hw.storage = Storage(storage_root, fs)
+    # Opened here rather than in Hardware.__init__: once the app runs, this module can
+    # be let go (firmware.start does on a board) and only the class below stays.
+    problems = []
+    storage = Storage(storage_root, fs)
     try:
-        hw.recovered = hw.storage.recover()
+        recovered = storage.recover()
     except OSError as e:
-        hw.recovered = []
+        recovered = []
         problems.append("storage: %s" % (e,))
     Pin = machine.Pin
-    hw.i2c = machine.I2C(board.I2C_ID, scl=Pin(board.I2C_SCL), sda=Pin(board.I2C_SDA),
-                         freq=board.I2C_FREQ)
-    hw.display = None
+    i2c = machine.I2C(board.I2C_ID, scl=Pin(board.I2C_SCL), sda=Pin(board.I2C_SDA),
+                      freq=board.I2C_FREQ)
+    panel = None
     if display:
         try:
             import firmware.ssd1306 as driver
@@ -59,17 +54,31 @@ def open_hardware(board=None, machine=None, clock=None, storage_root=None, fs=No
             # through getattr: hw.display is any object with the FrameBuffer methods plus
             # show/contrast/poweron/poweroff (the app may put a stand-in there)
             try:
-                hw.display = getattr(driver, "SSD1306_I2C")(
-                    board.OLED_WIDTH, board.OLED_HEIGHT, hw.i2c, addr=board.OLED_ADDR)
+                panel = getattr(driver, "SSD1306_I2C")(
+                    board.OLED_WIDTH, board.OLED_HEIGHT, i2c, addr=board.OLED_ADDR)
             except OSError as e:
                 problems.append("display not answering at 0x%02x (%s)" % (board.OLED_ADDR, e))
-    hw.buttons = Buttons(machine, board, clock, ring_size)
-    hw.buzzer = Buzzer(machine, getattr(board, "BUZZER", None), clock)
-    return hw
+    return Hardware(board, machine, clock, storage, recovered, problems, i2c, panel,
+                    Buttons(machine, board, clock, ring_size),
+                    Buzzer(machine, getattr(board, "BUZZER", None), clock))
 
 
 class Hardware:
-    """What open_hardware opened (attributes above)."""
+    """What open_hardware opened (the attributes in the module's docstring)."""
+
+    def __init__(self, board, machine, clock, storage, recovered, problems, i2c, display,
+                 buttons, buzzer):
+        self.board = board
+        self.board_name = getattr(board, "NAME", "board")
+        self.machine = machine
+        self.clock = clock
+        self.storage = storage
+        self.recovered = recovered
+        self.problems = problems
+        self.i2c = i2c
+        self.display = display
+        self.buttons = buttons
+        self.buzzer = buzzer
 
     def reset(self):
         self.machine.reset()
