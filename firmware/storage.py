@@ -11,7 +11,6 @@
     st.keep_aside(name) -> 'journal.bad1'  (renames a damaged file out of the way)
     st.copy_aside(name) -> 'journal.bad1'  (the same, but the file stays: a copy)
     st.read_at(name, offset, n) -> bytes   (n bytes or fewer at the end)
-    st.overwrite(name, offset, data)       # in place, the file does not grow
     st.patch(name, edits, tail=None)       # several overwrites [(offset, data)] then an
                                            # append, in ONE open 'r+b' ... close: littlefs
                                            # commits it all or nothing
@@ -33,9 +32,28 @@ The commit point is the moment `name` is replaced, or `name.old` appears. So at 
 
 The file system is a seam: `fs` is any object with open(path, mode), rename, remove,
 stat, listdir, mkdir and sync (host_sim/flakyfs.py cuts the power in it).
+
+The rare paths (atomic writes, recover, keep_aside, copy_aside) are in
+firmware.storage_atomic, loaded when needed and let go after on a board.
 """
 
 import os
+import sys
+
+from firmware.modules import forget_module
+
+_RARE = "firmware.storage_atomic"
+
+
+def _rare(fn):
+    """firmware.storage_atomic's `fn`, the module let go again on a board unless
+    something had it loaded."""
+    had = _RARE in sys.modules
+    from firmware import storage_atomic
+    f = getattr(storage_atomic, fn)
+    if not had and sys.implementation.name == "micropython":
+        forget_module(_RARE)
+    return f
 
 
 class OsFS:
@@ -71,42 +89,6 @@ def _bytes(data):
     if isinstance(data, str):
         return data.encode("utf-8")
     return bytes(data)
-
-
-class AtomicWriter:
-    def __init__(self, storage, name):
-        self._st = storage
-        self.name = name
-        st = storage
-        st.recover(name)  # leftovers would make the commit point ambiguous
-        self._f = st.fs.open(st.path(name + ".new"), "wb")
-
-    def write(self, data):
-        self._f.write(_bytes(data))
-
-    def commit(self):
-        st = self._st
-        fs = st.fs
-        self._f.close()
-        self._f = None
-        fs.sync()
-        new, target = st.path(self.name + ".new"), st.path(self.name)
-        try:
-            fs.rename(new, target)
-        except OSError:
-            if not st.exists(self.name):
-                raise
-            old = st.path(self.name + ".old")
-            fs.rename(target, old)
-            fs.rename(new, target)
-            fs.remove(old)
-        fs.sync()
-
-    def abort(self):
-        if self._f is not None:
-            self._f.close()
-            self._f = None
-        self._st.remove(self.name + ".new")
 
 
 class Storage:
@@ -172,9 +154,6 @@ class Storage:
         finally:
             f.close()
 
-    def overwrite(self, name, offset, data):
-        self.patch(name, ((offset, data),))
-
     def patch(self, name, edits, tail=None):
         f = self.fs.open(self.path(name), "r+b")
         try:
@@ -210,33 +189,27 @@ class Storage:
             return 4096
         return s[1] or s[0]
 
-    def copy_aside(self, name, limit=99):
-        """Copy a damaged file to base.badN (first free N); the file stays. Streams
-        in small chunks (no big buffer)."""
-        aside = self._aside_name(name, limit)
-        src = self.fs.open(self.path(name), "rb")
-        try:
-            dst = self.fs.open(self.path(aside), "wb")
-            try:
-                while True:
-                    chunk = src.read(512)
-                    if not chunk:
-                        break
-                    dst.write(chunk)
-            finally:
-                dst.close()
-        finally:
-            src.close()
-        self.fs.sync()
-        return aside
+    # The rare paths (firmware.storage_atomic) ----------------------------------------
 
     def atomic(self, name):
-        return AtomicWriter(self, name)
+        return _rare("AtomicWriter")(self, name)
 
     def write_atomic(self, name, data):
-        w = AtomicWriter(self, name)
+        w = self.atomic(name)
         w.write(data)
         w.commit()
+
+    def copy_aside(self, name, limit=99):
+        """Copy a damaged file to base.badN (first free N); the file stays."""
+        return _rare("copy_aside")(self, name, limit)
+
+    def keep_aside(self, name, limit=99):
+        """Rename a damaged file to base.badN (first free N; the last one is reused)."""
+        return _rare("keep_aside")(self, name, limit)
+
+    def recover(self, name=None):
+        """Finish or roll back interrupted atomic writes; returns what was done."""
+        return _rare("recover")(self, name)
 
     def remove(self, name):
         """True when a file was removed, False when there was none."""
@@ -253,57 +226,3 @@ class Storage:
             return sorted(self.fs.listdir(self.root or "/"))
         except OSError:
             return []
-
-    def _aside_name(self, name, limit):
-        dot = name.rfind(".")
-        base = name[:dot] if dot > 0 else name
-        for n in range(1, limit + 1):
-            aside = base + ".bad" + str(n)
-            if not self.exists(aside):
-                break
-        else:
-            self.fs.remove(self.path(aside))
-        return aside
-
-    def keep_aside(self, name, limit=99):
-        """Rename a damaged file to base.badN (first free N; the last one is reused)."""
-        aside = self._aside_name(name, limit)
-        self.rename(name, aside)
-        return aside
-
-    def recover(self, name=None):
-        """Finish or roll back interrupted atomic writes; returns what was done."""
-        if name is None:
-            names = []
-            for n in self.listdir():
-                if n.endswith(".new") or n.endswith(".old"):
-                    if n[:-4] not in names:
-                        names.append(n[:-4])
-        else:
-            names = [name]
-        done = []
-        for n in names:
-            has_new = self.exists(n + ".new")
-            has_old = self.exists(n + ".old")
-            has = self.exists(n)
-            if has_new and has_old:
-                if has:
-                    self.remove(n + ".new")
-                    self.remove(n + ".old")
-                    done.append(n + ": dropped unfinished write")
-                else:
-                    self.rename(n + ".new", n)
-                    self.remove(n + ".old")
-                    done.append(n + ": finished write")
-            elif has_new:
-                self.remove(n + ".new")
-                done.append(n + ": dropped unfinished write")
-            elif has_old:
-                if has:
-                    self.remove(n + ".old")
-                else:
-                    self.rename(n + ".old", n)
-                    done.append(n + ": restored")
-        if done:
-            self.fs.sync()
-        return done

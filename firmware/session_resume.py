@@ -1,0 +1,222 @@
+"""Resume at boot (Session.resume; the format and the damage rules: firmware/journal.py):
+a rare path, loaded for the resume and let go after it on a board, so none of it
+stays in the heap while the game is played. The header read from the top, the last
+checkpoints found from the end of the file, the older restored, the records after it
+applied one by one, each checked; damage handled (set aside, torn line repaired).
+
+    session, report = resume(Session, journal, game_from_header)
+"""
+
+import gc
+
+from core.errors import IllegalAction
+from firmware import journal_read as jr
+from firmware.record import (ACTION, BAD, BAD_SKIP, CK_END, CK_LINE, COMMENT, FILLER,
+                             VOID, JournalError, block_crc, is_header)
+
+
+def resume(cls, journal, from_header):
+    """Session._resume: (session or None, report or None) from the journal on flash."""
+    journal.details = None
+    try:
+        top, data_off = jr.read_header(journal, False)
+    except JournalError as e:
+        return _unusable(journal, "Journal unreadable", str(e),
+                         "Journal unreadable: set aside")
+    if top is None:
+        return None, None
+    gc.collect()
+    cps = []
+    try:
+        # the newest, and one at least EVERY moves before it (undo after resume)
+        cps = jr.find_checkpoints(journal, data_off, cls.RING, cls.EVERY)
+    except OSError:
+        cps = []
+    header = top
+    said = None
+    if journal.header_ok is False:
+        # The header may be cut short (a damaged line where it ends): its copy in
+        # the newest checkpoint that has one, else the top when only its end
+        # record is damaged. Never a game with options it did not have.
+        copy = None
+        for c in cps:
+            copy = _split_block(c[1])[0]
+            if copy is not None:
+                break
+        if copy is not None and copy[:len(top)] == top:
+            header = copy
+        elif not top:
+            header = None
+        fixed = jr.fix_header(journal, header) if header else -1
+        if header is None or (fixed < 0 and header is top):
+            return _unusable(journal, "Game header damaged", "header damaged",
+                             "Game header damaged: set aside")
+        if fixed >= 0:
+            data_off = fixed
+        if header != top:
+            said = "Game header damaged: restored"
+    try:
+        game = from_header(header)
+    except IllegalAction as e:
+        return _unusable(journal, "Saved game unreadable", e.reason,
+                         "Saved game unreadable: %s" % e.reason)
+    session = cls(game, journal, header)
+    _load(session, header, data_off, cps, from_header)
+    if said is not None:
+        session.report = said if session.report is None else \
+            said + " / " + session.report
+        if session.details is None:
+            session.details = {"message": said, "kept": game.moves, "set_aside": 0,
+                               "aside": None}
+        session.details["header"] = "restored from a checkpoint"
+        journal.details = session.details
+    return session, session.report
+
+
+def _unusable(journal, message, error, report):
+    aside = journal.set_aside()
+    journal.details = {"message": message, "error": error, "aside": aside,
+                       "kept": 0, "set_aside": None}
+    return None, report
+
+
+def _split_block(texts):
+    """A checkpoint block's lines -> (the header copy or None, the game's lines). The
+    block starts with the journal's header lines (game, option) since this version."""
+    h = 0
+    while h < len(texts) and is_header(texts[h]) and \
+            (h or texts[0].lower().startswith("game ")):
+        h += 1
+    return (texts[:h] if h else None), texts[h:]
+
+
+def _load(s, header, data_off, cps, from_header):
+    j = s.journal
+    j.stack_reset()
+    start = data_off
+    while cps:
+        c = cps.pop()  # the older first: more undo after resume
+        copy, lines = _split_block(c[1])
+        if copy is not None and copy != header:
+            continue  # not this game's checkpoint
+        g = from_header(header)
+        try:
+            g.restore(lines)
+        except IllegalAction:
+            continue
+        if g.moves != c[0]:
+            continue
+        s.game = g
+        start = c[3]
+        break
+    gc.collect()
+    _replay(s, start)
+
+
+def _replay(s, start):
+    """Apply the records from `start` on, each checked; damage handled (module
+    docstring of firmware.journal)."""
+    j = s.journal
+    game = s.game
+    EVERY = s.EVERY
+    block = []
+    lines = 0
+    since = 0
+    skipped = 0
+    damage = None  # (offset, reason)
+    torn = None  # (offset, length, kind)
+    no_break = False
+    stream_cp = None  # an in-RAM checkpoint while streaming without one on flash
+    for kind, body, off, length, brk in jr.records(j, start):
+        lines += 1
+        if lines % 32 == 0:
+            gc.collect()
+        if not brk and kind != FILLER:
+            # the last line lacks its break: a whole record is kept, else torn
+            if kind == ACTION or kind == CK_END or kind == CK_LINE \
+                    or kind == VOID or kind == COMMENT:
+                no_break = True
+            else:
+                torn = (off, length, kind)
+                break
+        if kind == ACTION:
+            block = []
+            try:
+                text = body.decode("utf-8")
+                game.push(text)
+            except (IllegalAction, UnicodeError) as e:
+                damage = (off, getattr(e, "reason", "not text"))
+                break
+            j.stack_push(off, length, ACTION)
+            since += 1
+            if since % EVERY == 0 and s.checkpoints and not s.ring:
+                # no checkpoint on flash (an old journal or none yet): keep the
+                # history bounded with one in RAM
+                stream_cp = _stream_rebase(s, stream_cp, off + length)
+        elif kind == CK_LINE:
+            block.append(body[3:].decode())
+            if len(block) > 200:
+                block = []
+        elif kind == CK_END:
+            e = jr.parse_end(body)
+            if e is not None and e[0] == len(block) and block_crc(block) == e[2] \
+                    and e[1] == game.moves:
+                j.stack_push(off, length, CK_END)
+                s._remember(e[1], _split_block(block)[1], off + length)
+                since = 0
+                stream_cp = None
+                if len(game.history) > 2 * EVERY:
+                    s._rebase()
+            block = []
+        elif kind == BAD_SKIP:
+            skipped += 1
+            block = []
+        elif kind == BAD:
+            damage = (off, "damaged")
+            break
+        else:
+            if kind != FILLER:
+                since += 1
+            block = []
+    s.since = since
+    kept = game.moves
+    if torn is not None and torn[2] != BAD:
+        j.rollback(torn[0])  # a cut checkpoint or void: nothing lost
+    elif torn is not None:
+        j.rollback(torn[0])
+        s.report = "Last entry lost"
+        s.details = {"message": "Last entry lost", "kept": kept, "set_aside": 1,
+                        "aside": None, "offset": torn[0]}
+    elif damage is not None:
+        aside, n = jr.make_filler(j, damage[0])
+        s.report = "Journal damaged: %d kept, %d set aside" % (kept, n)
+        s.details = {"message": "Journal damaged", "kept": kept, "set_aside": n,
+                        "aside": aside, "offset": damage[0], "reason": damage[1]}
+    elif no_break:
+        try:
+            jr.add_break(j)
+        except OSError:
+            pass
+    j.details = s.details
+    j.size = -1
+    gc.collect()
+    if s.since >= EVERY or stream_cp is not None:
+        s._checkpoint()
+
+
+def _stream_rebase(s, stream_cp, offset):
+    """While streaming a journal without checkpoints: every EVERY actions note the
+    position in RAM, and forget the history before the previous note."""
+    game = s.game
+    try:
+        lines = game.checkpoint()
+    except IllegalAction:
+        s.checkpoints = False
+        return None
+    if stream_cp is not None:
+        base_moves = game.moves - len(game.history)
+        m = stream_cp[0] - base_moves
+        if m > 0:
+            game.rebase(m, stream_cp[1])
+            s.journal.forget_through(stream_cp[2])
+    return (game.moves, lines, offset)
