@@ -34,6 +34,11 @@ dropped first, and `keep` says how many. A flash that fills during play drops th
 oldest archived games too (`make_room`, from firmware.session): a full flash never
 costs the game in play. A game bigger than the whole budget is not kept (said).
 
+Heap on the board: this module is loaded only while a game is archived (a new game
+over one), while History is open, and for a drop for room; it is dropped again after
+each (firmware.screens.home_menu, make_room_for, the app at the home menu). What a drop
+for room says waits for History in firmware.modules.said.
+
 Steps of `keep` (each survives a power cut; `check` repairs at the next start):
     1. rename game.txt -> archive/NNNNN.txt   the commit: the game is archived
     2. write the index anew (atomic: index.new, rename): the new row, the dropped
@@ -67,7 +72,6 @@ EXACT = 16  # margins kept exactly per player before the histogram alone decides
 BINS = 64
 REBASE_EVERY = 64  # actions between rebases while a transcript is replayed
 
-_said = None  # what the last drop for room said, shown by History (then forgotten)
 
 
 class Damaged(Exception):
@@ -75,9 +79,11 @@ class Damaged(Exception):
 
 
 def take_said():
-    global _said
-    s = _said
-    _said = None
+    """What the last drop for room said (History shows it once), or None. It is kept in
+    firmware.modules, which stays loaded: this module need not (heap on the board)."""
+    from firmware import modules
+    s = modules.said
+    modules.said = None
     return s
 
 
@@ -534,8 +540,8 @@ class Archive:
                 pass  # check() drops the row whose file is gone
             dropped += 1
         if dropped:
-            global _said
-            _said = "Flash full: %d oldest game%s dropped" % (dropped, "" if dropped == 1 else "s")
+            from firmware import modules
+            modules.said = "Flash full: %d oldest game%s dropped" % (dropped, "" if dropped == 1 else "s")
         return dropped
 
     # Repair ------------------------------------------------------------------------
@@ -739,6 +745,17 @@ def make_room_for(journal, nbytes, error):
         return Archive(st).make_room(need) > 0
     except Exception:  # noqa: BLE001 - the entry is refused as before
         return False
+    finally:
+        _drop_me()  # a game is in play: the archive's code need not stay in the heap
+
+
+def _drop_me():
+    """Unload this module on MicroPython (a rare path is done; History and a new game
+    import it again)."""
+    import sys
+    if sys.implementation.name == "micropython":
+        from firmware.modules import forget_module
+        forget_module(__name__)
 
 
 def for_app(app):

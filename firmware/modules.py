@@ -5,6 +5,10 @@ Its own module so that the screens need not import the app loop (no import circl
 
 import sys
 
+# A message a module leaves for later when it may be dropped before it is shown
+# (firmware.archive: the oldest games dropped for room on a full flash, said by History).
+said = None
+
 
 def forget_module(name):
     """Drop a module from sys.modules and from its package (so that its code is

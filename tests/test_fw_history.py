@@ -159,3 +159,18 @@ def test_the_oldest_dropped_are_named_and_a_damaged_index_rebuilt(tmp_path):
     assert dev.app.toast_text() and "rebuilt" in " ".join(dev.app.toast_text())
     assert dev.shows("8 games"), dev.text()
     assert dev.shows("9 S31 3p left"), dev.text()
+
+
+def test_a_new_game_with_no_game_on_flash_does_not_load_the_archive(tmp_path):
+    """The archive's code (18 KB of heap on a board) is loaded only to archive a game,
+    for History or for a drop for room: a new game on an empty flash never loads it
+    (checked in a fresh interpreter, where nothing was loaded before)."""
+    import subprocess
+    import sys
+    code = ("import sys, pathlib, tests.fw_helpers as h;"
+            "dev = h.new_device(pathlib.Path(%r)); h.open_stack31(dev); h.draw(dev);"
+            "print(dev.game.state()['deck'], 'firmware.archive' in sys.modules)" % str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["51", "False"]

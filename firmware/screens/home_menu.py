@@ -93,16 +93,17 @@ def _open(app, module, cls):
 
 
 def _before_new(app):
-    """firmware.archive.before_new, its module unloaded again after it (on MicroPython:
-    the archive's code need not sit in the heap through the whole game) unless it was
-    loaded already or keeps a message for History."""
-    import sys
+    """firmware.archive.before_new: the game in play goes to the archive. The archive is
+    not loaded when there is no game on flash, and unloaded again after it on MicroPython
+    (its code need not sit in the heap through the new game)."""
+    from firmware.session import JOURNAL
+    if not app.hw.storage.exists(JOURNAL):
+        return True, None  # nothing to keep (what before_new answers then)
     from firmware.modules import forget_new_modules
     before = set(sys.modules)
     from firmware.archive import before_new
     answer = before_new(app)
-    if getattr(sys.modules.get("firmware.archive"), "_said", None) is None:
-        forget_new_modules(before)
+    forget_new_modules(before)
     return answer
 
 
