@@ -3,6 +3,9 @@
 The device never sees hands, only counts: it tracks the deck and hand counts, the four
 suit piles with value and owner, every card seen face up, and whose turn it is, and it
 refuses what cannot be right.
+
+Reading a checkpoint, legal() and state() live in core.stack31_extra, loaded when used
+(a board plays without them in its heap).
 """
 
 from core import cards
@@ -257,69 +260,8 @@ class Stack31(Game):
         tokens += [cards.name(c) for c in self.discarded_up]
 
     def _read(self, r):
-        n = self.players
-        r.word("turn")
-        to_move = r.num(1, n, "turn") - 1
-        r.word("deck")
-        deck = r.num(0, cards.DECK_SIZE, "deck")
-        r.word("quiet")
-        quiet = r.num(0, n, "quiet")
-        r.word("down")
-        down = r.num(0, cards.DECK_SIZE, "down")
-        r.word("hands")
-        hands = [r.num(0, self.options["hand_limit"], "hands") for _ in range(n)]
-        r.word("piles")
-        values = []
-        owners = []
-        for _ in range(4):
-            values.append(r.num(0, GOAL, "piles"))
-            owners.append(cp.read_player(r.take(), n))
-        r.word("dq")
-        dq = [cp.read_player(t, n, False) for t in r.until(("played",))]
-        r.word("played")
-        played = [cards.parse(t) for t in r.until(("up",))]
-        r.word("up")
-        up = [cards.parse(t) for t in r.until((cp.END,))]
-        # Consistency: what play itself keeps true.
-        active = [True] * n
-        for p in dq:
-            if not active[p]:
-                raise IllegalAction("checkpoint: dq twice")
-            if hands[p]:
-                raise IllegalAction("checkpoint: dq with cards")
-            active[p] = False
-        seen = set()
-        for c in played + up:
-            if c in seen:
-                raise IllegalAction("checkpoint: card twice")
-            seen.add(c)
-        if deck + sum(hands) + len(played) + len(up) + down != cards.DECK_SIZE:
-            raise IllegalAction("checkpoint: cards don't add up")
-        if deck and quiet:
-            raise IllegalAction("checkpoint: bad quiet")
-        for s in range(4):
-            value = 0
-            for c in played:
-                if cards.suit(c) == s:
-                    value = pile_after(value, c)
-            if value != values[s] or (owners[s] is None) != (value == 0 and not any(
-                    cards.suit(c) == s for c in played)):
-                raise IllegalAction("checkpoint: pile " + cards.SUITS[s])
-        self.deck = deck
-        self.hands = hands
-        self.values = values
-        self.owners = owners
-        self.active = active
-        self.disqualified = dq
-        self.seen = seen
-        self.played = played
-        self.discarded_up = up
-        self.discarded_down = down
-        self.to_move = to_move
-        self.quiet_turns = quiet
-        self.over = self._is_over()
-        if not self.over and not active[to_move]:
-            raise IllegalAction("checkpoint: turn of a dq")
+        from core.stack31_extra import read
+        read(self, r)
 
     # Reading the position -----------------------------------------------------
 
@@ -345,54 +287,13 @@ class Stack31(Game):
                 best = won[p]
         return [p + 1 for p in range(self.players) if self.active[p] and won[p] == best]
 
+    # Rare paths: core.stack31_extra (not in the heap during play) -------------------
+
     def legal(self):
         """What the player to move may do, as far as the device can know (actor None)."""
-        if self.over:
-            return []
-        out = []
-        hand = self.hands[self.to_move]
-        if self.deck and hand < self.options["hand_limit"]:
-            out.append((None, DRAW))
-        if hand:
-            for card in range(cards.DECK_SIZE):
-                if card in self.seen:
-                    continue
-                try:
-                    pile_after(self.values[cards.suit(card)], card)
-                    out.append((None, PLAY, card))
-                except IllegalAction:
-                    pass
-            for card in range(cards.DECK_SIZE):
-                if card not in self.seen:
-                    out.append((None, DISCARD_UP, card))
-            out.append((None, DISCARD_DOWN))
-        elif not self.deck:
-            out.append((None, PASS))
-        out.append((None, DQ))
-        return out
+        from core.stack31_extra import legal
+        return legal(self)
 
     def state(self):
-        piles = {}
-        for s in range(4):
-            owner = self.owners[s]
-            piles[cards.SUITS[s]] = {
-                "value": self.values[s],
-                "owner": None if owner is None else owner + 1,
-                "conquered": self.values[s] == GOAL,
-            }
-        return {
-            "game": self.NAME,
-            "players": self.players,
-            "to_move": None if self.over else self.to_move + 1,
-            "deck": self.deck,
-            "hands": list(self.hands),
-            "piles": piles,
-            "disqualified": [p + 1 for p in self.disqualified],
-            "over": self.over,
-            "piles_won": self.piles_won(),
-            "winners": self.winners(),
-            "played": [cards.name(c) for c in self.played],
-            "discarded_up": [cards.name(c) for c in self.discarded_up],
-            "discarded_down": self.discarded_down,
-            "moves": self.moves,
-        }
+        from core.stack31_extra import state
+        return state(self)
