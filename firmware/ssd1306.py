@@ -242,15 +242,12 @@ class SSD1306(framebuf.FrameBuffer):
                 best[i] = best[i - 1]
                 back[i] = -1
                 continue
-            if split[i - 1] < width:  # a split page goes alone, as two windows
+            if split[i - 1] < width:  # alone, a split page goes as two windows
                 best[i] = best[i - 1] + self._split_cost(i - 1) if best[i - 1] >= 0 else -1
                 back[i] = i - 1
-                continue
             g_lo = width
             g_hi = 0
-            for j in range(i - 1, -1, -1):  # group j..i-1
-                if split[j] < width:
-                    break
+            for j in range(i - 1, -1, -1):  # group j..i-1 (in a group a page goes whole)
                 if lo[j] < width:
                     if lo[j] < g_lo:
                         g_lo = lo[j]
