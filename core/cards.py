@@ -8,7 +8,6 @@ from core.errors import IllegalAction
 
 SUITS = "HDCS"
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-ACE = 1
 JACK = 11
 QUEEN = 12
 KING = 13
@@ -25,10 +24,6 @@ def rank(card):
 
 def suit(card):
     return card // 13
-
-
-def suit_name(card):
-    return SUITS[card // 13]
 
 
 def parse(token):

@@ -67,16 +67,10 @@ class Reader:
         self.tokens = tokens
         self.i = 0
 
-    def _bad(self, what):
-        return IllegalAction("checkpoint: bad " + what)
-
-    def at_end(self):
-        return self.i >= len(self.tokens)
-
     def peek(self):
         return self.tokens[self.i] if self.i < len(self.tokens) else None
 
-    def take(self, what="checkpoint"):
+    def take(self):
         if self.i >= len(self.tokens):
             raise IllegalAction("checkpoint: cut short")
         t = self.tokens[self.i]
@@ -92,12 +86,10 @@ class Reader:
         """A whole number in lo..hi (hi None: no upper bound)."""
         t = self.take()
         text = t[1:] if t[:1] == "-" and lo is not None and lo < 0 else t
-        if not notation.is_digits(text):
-            raise self._bad(what)
-        n = int(t)
-        if (lo is not None and n < lo) or (hi is not None and n > hi):
-            raise self._bad(what)
-        return n
+        if not notation.is_digits(text) or (lo is not None and int(t) < lo) or \
+                (hi is not None and int(t) > hi):
+            raise IllegalAction("checkpoint: bad " + what)
+        return int(t)
 
     def flag(self, what):
         t = self.take()
@@ -105,7 +97,7 @@ class Reader:
             return False
         if t == "1":
             return True
-        raise self._bad(what)
+        raise IllegalAction("checkpoint: bad " + what)
 
     def until(self, stop):
         """The tokens up to (not including) the next token in `stop`, or the end."""

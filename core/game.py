@@ -205,26 +205,18 @@ class Game:
         return jsonfmt.dumps(self.state(), self.KEY_ORDER)
 
     # Subclass hooks ----------------------------------------------------------
+    # Every game defines _parse(actor, tokens) -> action, _apply(action) -> undo record,
+    # _write(tokens) (append the position's checkpoint sections), _read(reader) (set
+    # the position after _setup(), checking it all) and format(action) -> str; here
+    # they refuse, all through one function (a board keeps one function object).
 
-    def _parse(self, actor, tokens):
-        raise IllegalAction("unknown: " + tokens[0])
+    def _hook(self, *args):
+        raise IllegalAction("not supported by " + (self.NAME or "this game"))
 
-    def _apply(self, action):
-        raise IllegalAction("not supported")
+    _parse = _apply = _write = _read = format = _hook
 
     def _revert(self, record):
         pass
-
-    def _write(self, tokens):
-        """Append the position's tokens (checkpoint sections) to TOKENS."""
-        raise IllegalAction("no checkpoints for " + self.NAME)
-
-    def _read(self, reader):
-        """Set the position from a checkpoint reader, after _setup(); check it all."""
-        raise IllegalAction("no checkpoints for " + self.NAME)
-
-    def format(self, action):
-        raise NotImplementedError
 
     def state(self):
         return {"game": self.NAME, "players": self.players}
