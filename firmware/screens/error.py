@@ -12,16 +12,13 @@ class ErrorScreen(Screen):
         self.lines = ui.wrap("%s: %s" % (name, error))[:4]
         self.started = app.hw.clock.ticks_ms()
 
-    def _restart(self):
-        self.app.start()
-
     def on_button(self, kind, button):
         if kind == b.SHORT and button in (b.OK, b.BACK):
-            self._restart()
+            self.app.start()
 
     def tick(self, now_ms):
         if self.app.hw.clock.ticks_diff(now_ms, self.started) >= self.app.RESTART_AFTER_MS:
-            self._restart()
+            self.app.start()
 
     def awake(self):
         return True
