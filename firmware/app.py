@@ -285,7 +285,10 @@ class App:
         self.screen.tick(now)
         if self.hw.buzzer is not None:
             self.hw.buzzer.update(now)
-        if self._toast is not None and clock.ticks_diff(now, self._toast_until) >= 0:
+        # A message ends between presses: while a button is down it stays, so a press
+        # that changes the screen sends one frame, not the message's end and then that.
+        if self._toast is not None and clock.ticks_diff(now, self._toast_until) >= 0 and \
+                not any(self.hw.buttons.machine.state):
             self._toast = None
             self.redraw()
         self._power_care(now)
