@@ -261,7 +261,7 @@ class Stack31(Game):
 
     def _read(self, r):
         from core.stack31_extra import read
-        read(self, r)
+        read(self, r, pile_after)
 
     # Reading the position -----------------------------------------------------
 
@@ -292,7 +292,7 @@ class Stack31(Game):
     def legal(self):
         """What the player to move may do, as far as the device can know (actor None)."""
         from core.stack31_extra import legal
-        return legal(self)
+        return legal(self, pile_after)
 
     def state(self):
         from core.stack31_extra import state

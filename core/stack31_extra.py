@@ -1,16 +1,25 @@
 """Stack 31: what a game needs rarely, loaded when used (a board plays without it in
 its heap): reading a checkpoint (S31-22), the lines the device could offer (legal),
 the state for a reader (replay, reports, the archive). Stack31's methods of the same
-names call these.
+names call these, handing over pile_after (this module does not import core.stack31:
+no import circle).
 """
 
 from core import cards
 from core import checkpoint as cp
 from core.errors import IllegalAction
-from core.stack31 import DISCARD_DOWN, DISCARD_UP, DQ, DRAW, GOAL, PASS, PLAY, pile_after
+
+# core.stack31's verbs and goal
+DRAW = "draw"
+PLAY = "play"
+DISCARD_UP = "discard up"
+DISCARD_DOWN = "discard down"
+PASS = "pass"
+DQ = "dq"
+GOAL = 31
 
 
-def read(g, r):
+def read(g, r, pile_after):
     n = g.players
     r.word("turn")
     to_move = r.num(1, n, "turn") - 1
@@ -76,7 +85,7 @@ def read(g, r):
         raise IllegalAction("checkpoint: turn of a dq")
 
 
-def legal(g):
+def legal(g, pile_after):
     """What the player to move may do, as far as the device can know (actor None)."""
     if g.over:
         return []

@@ -18,14 +18,13 @@ Undo any line with pop(); edit an ended round with edit_round(r, lines), which
 rewrites that round's lines in the history so the transcript still replays.
 The deck model and the stack checker: core.stackdeck_stacks (loaded only when a
 stack is named); single plays at the table: core.stackdeck_turn; editing a round,
-state() and legal(): core.stackdeck_extra (loaded when used).
+reading a checkpoint, state() and legal(): core.stackdeck_extra (loaded when used).
 
 Memory: only the open round has a sheet (core.stackdeck_round.RoundSheet); an ended
 round keeps its points (a tuple) and its entries as a compact record (bytes), so a
 long match costs some 100 bytes a round.
 """
 
-from core import checkpoint as cp
 from core import notation
 from core.errors import IllegalAction
 from core.game import Game
@@ -259,42 +258,6 @@ class StackDeck(Game):
             for a in self.open.lines:
                 tokens += self.format(a).split()
 
-    def _sheet_from(self, tokens):
-        """A round's entry words -> its sheet, every entry checked as when pushed."""
-        sheet = RoundSheet(self.players)
-        start = 0
-        for i in range(1, len(tokens) + 1):
-            if i == len(tokens) or notation.is_player_token(tokens[i]):
-                if not notation.is_player_token(tokens[start]):
-                    raise IllegalAction("checkpoint: entry without player")
-                action = self.parse(tokens[start:i])
-                if action[1] not in ENTRY_VERBS:
-                    raise IllegalAction("checkpoint: entries only")
-                sheet.check(action, self.letters)
-                sheet.add(action)
-                start = i
-        return sheet
-
     def _read(self, r):
-        sheets = []
-        stops = ("r", "open", cp.END)
-        scores = []
-        while r.peek() == "r":
-            r.take()
-            sheet = self._sheet_from(r.until(stops))
-            sheet.check_end()
-            sheets.append(rd.pack(sheet.lines))
-            scores.append(tuple(sheet.scores()))
-            sheet = None
-            if len(sheets) > self.options["rounds"]:
-                raise IllegalAction("checkpoint: too many rounds")
-        sheet = None
-        if r.peek() == "open":
-            r.take()
-            sheet = self._sheet_from(r.until(stops))
-            if len(sheets) >= self.options["rounds"]:
-                raise IllegalAction("checkpoint: round after the last")
-        self.sheets = sheets
-        self.scores = scores
-        self.open = sheet
-        self.over = len(sheets) >= self.options["rounds"]
+        from core.stackdeck_extra import read
+        read(self, r)

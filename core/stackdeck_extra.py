@@ -1,9 +1,12 @@
 """Stack the Deck: what a match needs rarely, loaded when used (the board keeps it out
-of the heap during play): editing an earlier round (STD-31), the state for a reader
-(replay, reports, the archive), the lines the device can offer (legal).
+of the heap during play): editing an earlier round (STD-31), reading a checkpoint
+(STD-35: at resume, and after an edit), the state for a reader (replay, reports, the
+archive), the lines the device can offer (legal).
 StackDeck's methods of the same names call these.
 """
 
+from core import checkpoint as cp
+from core import notation
 from core.errors import IllegalAction
 from core import stackdeck_round as rd
 from core.stackdeck_round import RoundSheet, ROUND, END, ENTRY_VERBS
@@ -152,3 +155,47 @@ def state(g):
         "colour_names": g.colour_names(),
         "moves": g.moves,
     }
+
+
+# Checkpoint (STD-35) -------------------------------------------------------------
+
+def _sheet_from(g, tokens):
+    """A round's entry words -> its sheet, every entry checked as when pushed."""
+    sheet = RoundSheet(g.players)
+    start = 0
+    for i in range(1, len(tokens) + 1):
+        if i == len(tokens) or notation.is_player_token(tokens[i]):
+            if not notation.is_player_token(tokens[start]):
+                raise IllegalAction("checkpoint: entry without player")
+            action = g.parse(tokens[start:i])
+            if action[1] not in ENTRY_VERBS:
+                raise IllegalAction("checkpoint: entries only")
+            sheet.check(action, g.letters)
+            sheet.add(action)
+            start = i
+    return sheet
+
+
+def read(g, r):
+    sheets = []
+    stops = ("r", "open", cp.END)
+    scores = []
+    while r.peek() == "r":
+        r.take()
+        sheet = _sheet_from(g, r.until(stops))
+        sheet.check_end()
+        sheets.append(rd.pack(sheet.lines))
+        scores.append(tuple(sheet.scores()))
+        sheet = None
+        if len(sheets) > g.options["rounds"]:
+            raise IllegalAction("checkpoint: too many rounds")
+    sheet = None
+    if r.peek() == "open":
+        r.take()
+        sheet = _sheet_from(g, r.until(stops))
+        if len(sheets) >= g.options["rounds"]:
+            raise IllegalAction("checkpoint: round after the last")
+    g.sheets = sheets
+    g.scores = scores
+    g.open = sheet
+    g.over = len(sheets) >= g.options["rounds"]

@@ -345,3 +345,12 @@ def test_legal_matches_push():
     assert (None, "play", cards.parse("JH")) in legal
     assert (None, "play", cards.parse("KH")) not in legal
     assert (None, "pass") not in legal
+
+
+def test_S31_22_the_rare_paths_module_has_the_games_own_words():
+    # core.stack31_extra (checkpoint reading, legal, state) writes out the verbs and
+    # the goal instead of importing core.stack31 (no import circle): the same values.
+    from core import stack31 as s31
+    from core import stack31_extra as ex
+    for name in ("DRAW", "PLAY", "DISCARD_UP", "DISCARD_DOWN", "PASS", "DQ", "GOAL"):
+        assert getattr(ex, name) == getattr(s31, name)

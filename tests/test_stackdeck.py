@@ -553,3 +553,23 @@ def test_STD_33_history_keeps_the_modules_verb_strings():
     for line, verb in (("ROUND", rnd.ROUND), ("p1 Turned 3R-3G", rnd.TURNED), ("P2 UNTURNED 5B", rnd.UNTURNED),
                        ("P1 OUT", rnd.OUT), ("End", rnd.END)):
         assert g.push(line)[1] is verb
+
+
+def test_STD_35_an_ended_round_keeps_a_compact_record_of_its_entries():
+    # An ended round is kept as bytes (core.stackdeck_round.pack), not a sheet: its
+    # entries, its `out` and, undone with its `end`, its sheet come back exactly.
+    from core import stackdeck_round as rnd
+    g = StackDeck(4)
+    lines = ["P1 turned 4G-5G-6G 7B-W 10P-9P-8P", "P2 unturned W-W 1R", "P3 counts 1 1 1 0 1 1",
+             "P4 counts 2 0 1 0 0 0", "P2 turned W-3Y", "P4 out"]
+    for line in lines:
+        g.push(line)
+    before = g.state()
+    g.push("end")
+    record = g.sheets[0]
+    assert isinstance(record, bytes) and len(record) < 64
+    assert [g.format(a) for a in rnd.unpack(record)] == lines == g.entries(1)
+    assert g.out_of(1) == 4 and rnd.out_in(record) == 4
+    assert g.round_scores(1) == before["current"]["scores"]
+    g.pop()
+    assert g.state() == before and g.open.lines == [g.parse(x) for x in lines]

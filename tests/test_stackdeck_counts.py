@@ -109,3 +109,14 @@ def test_STD_34_edit_round_with_counts_and_transcript_replays():
     with pytest.raises(IllegalAction) as e:
         g.edit_round(1, ["P1 counts 0 0 0 0 1 0", "P1 out"])
     assert e.value.reason == "P1 out, has unturned" and g.totals() == [10, -15]
+
+
+def test_STD_34_count_points_are_the_checkers_points():
+    # core.stackdeck_counts writes them out so that a match by counters never loads
+    # the stack checker; they must stay the checker's own.
+    from core import stackdeck_counts as ct
+    from core import stackdeck_round as rd
+    from core import stackdeck_stacks as st
+    assert ct.POINTS == (st.PAIR_POINTS, st.PAIR_ONE_COLOUR_POINTS, st.RUN_POINTS,
+                         st.RUN_ONE_COLOUR_POINTS, st.UNTURNED_POINTS, st.UNTURNED_WILD_POINTS)
+    assert (rd.WILD, rd.DECK_WILDS, rd.DECK_SIZE) == (st.WILD, st.DECK_WILDS, st.DECK_SIZE)
