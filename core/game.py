@@ -211,7 +211,7 @@ class Game:
     # they refuse, all through one function (a board keeps one function object).
 
     def _hook(self, *args):
-        raise IllegalAction("not supported by " + (self.NAME or "this game"))
+        raise IllegalAction("not supported")
 
     _parse = _apply = _write = _read = format = _hook
 
