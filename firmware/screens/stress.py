@@ -33,11 +33,14 @@ BACK undoes the last line that makes sense in the view (not an edge: the buttons
 those); a long BACK writes what waits and goes home, the game stays saved.
 """
 
+import sys
+
 from core.errors import IllegalAction
-from core.stress import CENTRE, DOWN, OUT, PLAY, RESUME, START, TAKES, UP, VOID
+from core.stress import CENTRE, DOWN, OUT, RESUME, START, TAKES, UP, VOID
 from core.stress_arbiter import KEEP, TICKS_MAX, EdgeFilter
 from firmware import buttons as b
 from firmware.clock import TickUnwrapper
+from firmware.modules import forget_module
 from firmware.screen import Screen, is_step
 from firmware.screens import stress_draw as draw
 
@@ -55,36 +58,20 @@ FLIP_START = 0
 FLIP_REDEAL = 1
 FLIP_STALL = 2
 COUNT_TITLES = ("Flip in", "Re-deal: flip in", "Stall: flip in")
-
-# What BACK may undo in each view (edges are never undone on their own).
-UNDO = {
-    MATCH: (OUT, CENTRE),
-    PLAY_VIEW: (START, RESUME, CENTRE, PLAY),
-    CALL: (VOID, TAKES),
-    END: (OUT,),
-}
-DROP_EDGES = (START, RESUME, OUT)  # undone with the edges after them (they armed them)
+# (winner known, loser known): constant tuples, so a loop turn allocates none
+KNOWN = ((False, False), (False, True), (True, False), (True, True))
 
 
-def likely_taker(arbiter, slow_window_us):
-    """0-based: who most likely takes the stacks when the referee names nobody: the
-    first player who did not press in time, else the last to press. None: no call."""
-    first = None
-    for i in range(arbiter.players):
-        off = arbiter.pressed_at(i)
-        if off is not None and (first is None or off < first):
-            first = off
-    if first is None:
-        return None
-    last_i = -1
-    last = None
-    for i in range(arbiter.players):
-        off = arbiter.pressed_at(i)
-        if off is None or off - first > slow_window_us:
-            return i
-        if last is None or off > last:
-            last, last_i = off, i
-    return last_i
+def _rare():
+    """The screen's rare paths (firmware/screens/stress_rare.py), loaded at the point
+    of use; _let_go() drops it again."""
+    from firmware.screens import stress_rare
+    return stress_rare
+
+
+def _let_go(name="firmware.screens.stress_rare"):
+    if sys.implementation.name == "micropython":
+        forget_module(name)
 
 
 class StressScreen(Screen):
@@ -97,7 +84,10 @@ class StressScreen(Screen):
         self.view = -1
         self.count_kind = -1  # no countdown
         self.count_end = 0  # the unwrapped time when it reaches 0
-        self.edges = []  # call-button edges of this loop turn: (unwrapped t, player, down)
+        # call-button edges of this loop turn, flat: unwrapped t, player, down (1 or 0),
+        # in stamp order; emptied in place, so an edge allocates nothing that lives on
+        self.edges = [0] * 24  # room for 8 edges, made once
+        del self.edges[:]
         self.count_seen = False  # a loop turn has seen the end
         self.count_shown = -1  # the second on the screen (a beep when it changes)
         self.known = (False, False)
@@ -107,7 +97,9 @@ class StressScreen(Screen):
         self.pushed_frame = -1  # app.frames when a line last went into the game
         self.blocked = False  # the last write failed and nothing new came since
         self.write_error = None
-        self.tops_unknown = self._tops_unknown_from_history()
+        self.tops_unknown = _rare().tops_unknown(g)
+        _let_go()
+        _let_go("core.stress_rare")  # the resume parsed lines and read a checkpoint
         self.call_tops_known = not self.tops_unknown
         # The time line goes on from the last @T: the time the device was off (or away
         # from this screen) is unknown, and a release just before must not make the
@@ -123,28 +115,6 @@ class StressScreen(Screen):
                 self.level.append(1 if g.arbiter.is_closed(p) else 0)
         self._resync()
 
-    def _tops_unknown_from_history(self):
-        """After a restart: were new cards laid since the table last entered the tops?
-        (a start, or a resume after somebody took the stacks; a tie or a void call
-        leaves the centre as it was). Unknown history (a checkpoint) trusts the tops."""
-        g = self.game
-        h = g.history
-        closed = len(g.calls)
-        for i in range(len(h) - 1, -1, -1):
-            verb = h[i][1]
-            if verb == CENTRE or verb == PLAY:
-                return False
-            if verb == START:
-                return True
-            if verb == RESUME:
-                closed -= 1
-                try:
-                    if g.calls[closed][4] is not None:
-                        return True
-                except (IndexError, TypeError):
-                    return False
-        return False
-
     # Time ----------------------------------------------------------------------
 
     def _now_t(self):
@@ -156,7 +126,7 @@ class StressScreen(Screen):
         d = now - g.last_t
         d = 0 if d < 0 else (KNOWN_LIMIT_US if d > KNOWN_LIMIT_US else d)
         t = (g.last_t + d) & TICKS_MAX
-        return (g.arbiter.winner_known(t), g.arbiter.loser_known(t))
+        return KNOWN[(2 if g.arbiter.winner_known(t) else 0) + (1 if g.arbiter.loser_known(t) else 0)]
 
     # Views and their actions -----------------------------------------------------
 
@@ -191,18 +161,27 @@ class StressScreen(Screen):
         if self.call_tops_known and not g.call_stress:
             return 1  # the tops showed no stress: a false call
         if self.known[0] and self.known[1] and not a.tie() and a.loser() is None:
-            taker = likely_taker(a, g.options["slow_window_us"])
+            taker = _rare().likely_taker(a, g.options["slow_window_us"])
+            _let_go()
             if taker is not None:
                 return 2 + taker  # Confirm would be refused: name the likeliest
         return 0
 
-    def _labels(self, view):
-        n = self.game.players
+    def _count(self, view):
+        """How many actions the action line offers in view (0: none)."""
+        return self.game.players + 2 if view == PLAY_VIEW or view == CALL else 0
+
+    def _label(self, view, i):
+        """The action line's label i in view (PLAY_VIEW or CALL)."""
+        if i >= 2:
+            return ("P%d out" if view == PLAY_VIEW else "P%d takes") % (i - 1)
         if view == PLAY_VIEW:
-            return ["Centre cards", "Stall 3-2-1"] + ["P%d out" % p for p in range(1, n + 1)]
-        if view == CALL:
-            return ["Confirm", "False call"] + ["P%d takes" % p for p in range(1, n + 1)]
-        return []
+            return "Stall 3-2-1" if i else "Centre cards"
+        return "False call" if i else "Confirm"
+
+    def _labels(self, view):
+        """Every label of the action line in view (the benchmarks' drivers read them)."""
+        return [self._label(view, i) for i in range(self._count(view))]
 
     # Input ---------------------------------------------------------------------
 
@@ -218,9 +197,9 @@ class StressScreen(Screen):
                 self._cancel_count()
                 self.app.toast("countdown off")
             return
-        labels = self._labels(view)
-        if button in (b.LEFT, b.RIGHT) and is_step(kind) and labels:
-            self.choice = (self.choice + (1 if button == b.RIGHT else -1)) % len(labels)
+        n = self._count(view)
+        if button in (b.LEFT, b.RIGHT) and is_step(kind) and n:
+            self.choice = (self.choice + (1 if button == b.RIGHT else -1)) % n
             self.chosen = True
             self.app.redraw()
         elif button == b.OK and kind == b.SHORT:
@@ -236,20 +215,26 @@ class StressScreen(Screen):
         t = self.ticks.unwrap(t_us)
         edges = self.edges
         i = len(edges)
-        while i > 0 and edges[i - 1][0] > t:
-            i -= 1
-        edges.insert(i, (t, player, 1 if down else 0))
+        while i > 0 and edges[i - 3] > t:
+            i -= 3
+        edges.insert(i, 1 if down else 0)
+        edges.insert(i, player)
+        edges.insert(i, t)
 
     def _feed_edges(self):
         edges = self.edges
-        if not edges:
+        n = len(edges)
+        if not n:
             return
-        self.edges = []
-        for t, player, down in edges:
-            if (self.count_kind == FLIP_START or self.count_kind == FLIP_REDEAL) and \
-                    t >= self.count_end:
-                self._flip()  # stamped after the flip: `start` goes first
-            self._edge(player, down, t)
+        try:
+            for i in range(0, n, 3):
+                t = edges[i]
+                if (self.count_kind == FLIP_START or self.count_kind == FLIP_REDEAL) and \
+                        t >= self.count_end:
+                    self._flip()  # stamped after the flip: `start` goes first
+                self._edge(edges[i + 1], edges[i + 2], t)
+        finally:
+            del edges[:]
 
     def _edge(self, player, down, t):
         g = self.game
@@ -332,18 +317,9 @@ class StressScreen(Screen):
             self.app.toast("wait: not all pressed")
 
     def _back(self, view):
-        verbs = UNDO.get(view)
-        if not verbs:
-            return
-        try:
-            action = self._undo(verbs)
-        except IllegalAction as e:
-            self.app.toast(e.reason)
-            return
-        if action is None:
-            self.app.toast("use False call" if view == CALL else "nothing to undo")
-        else:
-            self.app.toast("undone: " + self.game.format(action))
+        _rare().back(self, view)
+        _let_go()
+        _let_go("core.stress_rare")  # an undo reads the base checkpoint
 
     # Countdown -------------------------------------------------------------------
 
@@ -484,18 +460,8 @@ class StressScreen(Screen):
         self.unwritten = False
 
     def _write_failed(self, reason):
-        """The flash refused: the session took the waiting lines back out of the game.
-        Show why, and make the screen follow the game on flash."""
-        self.unwritten = False
-        self.blocked = True
-        self.write_error = reason
-        self.filter.clear()
-        self.count_kind = -1
-        self.known = (False, False)
-        self.tops_unknown = self._tops_unknown_from_history()  # a centre may have gone
-        self._resync()
-        self.app.refuse(reason)
-        self.app.redraw()
+        _rare().write_failed(self, reason)
+        _let_go()
 
     def leave(self):
         """The screen goes away (home): write what waits, whatever the call."""
@@ -520,41 +486,6 @@ class StressScreen(Screen):
             if g.arbiter.is_closed(p) and not self.level[p]:
                 self._push((p + 1, UP, self._now_t()), False)
 
-    def _undo(self, verbs):
-        """Undo the last line that is not an edge, if its verb is in verbs; returns it.
-
-        Edges after it are taken back with it when it armed or disarmed them (start,
-        resume, out); after any other line (a ruling, the centre) they are applied again,
-        so no press is lost from a call."""
-        g = self.game
-        self._take_held()
-        h = g.history
-        i = len(h) - 1
-        while i >= 0 and (h[i][1] == DOWN or h[i][1] == UP):
-            i -= 1
-        if i < 0 or h[i][1] not in verbs:
-            return None
-        target = h[i]
-        if i == len(h) - 1:
-            self.session.undo()  # a line still in RAM just leaves the buffer
-        else:
-            self._write(True)  # the history is written anew: what waits goes first
-            if self.blocked:
-                raise IllegalAction(self.write_error)
-            # One replay (the core undoes Stress by replaying its history anyway).
-            keep = h[:i]
-            if target[1] not in DROP_EDGES:
-                keep += h[i + 1:]
-            g._replay(keep)
-            try:
-                self.session.rewrite()
-            except OSError:
-                g._replay(h)
-                raise IllegalAction("storage full: not saved")
-        self._resync()
-        self.app.redraw()
-        return target
-
     # Drawing ---------------------------------------------------------------------
 
     def draw(self, fb):
@@ -565,12 +496,11 @@ class StressScreen(Screen):
             left = self.count_end - self.ticks.unwrap(self.clock.ticks_us())
             draw.draw_countdown(fb, COUNT_TITLES[self.count_kind], 0 if self.count_seen else left)
         elif view == END:
-            draw.draw_end(fb, g, names)
+            _rare().draw_end(fb, g, names)  # let go at home
         elif view == MATCH:
             draw.draw_match(fb, g, names)
         else:
-            labels = self._labels(view)
-            label = labels[self.choice % len(labels)]
+            label = self._label(view, self.choice % self._count(view))
             if view == CALL:
                 draw.draw_call(fb, g, names, self.known[0], self.known[1], label,
                                self.call_tops_known)

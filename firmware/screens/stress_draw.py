@@ -171,14 +171,3 @@ def draw_call(fb, game, names, winner_known, loser_known, label, tops_known=True
     ui.center(fb, line[:ui.COLS], 36)
     ui.center(fb, stacks[:ui.COLS], 45)
     action_bar(fb, label)
-
-
-def draw_end(fb, game, names):
-    """The match is won: the winner, the final score, OK goes home."""
-    w = game.match_winner()
-    ui.bar(fb, "Match over")
-    ui.center(fb, "Winner P%d" % w, 10)
-    ui.big_center(fb, names[w - 1][:10], 19, 2)
-    text = "-".join(str(x) for x in game.games_won)
-    ui.big_center(fb, text, 37, 2)
-    ui.text(fb, "OK: home  BACK: undo", 0, 56)

@@ -1,0 +1,145 @@
+"""The referee's screen on its rare paths (firmware/screens/stress.py keeps what a call
+needs): BACK (undo), a write the flash refused, the tops after a restart, the likeliest
+taker when the referee names nobody, and the end of the match. Imported where it is
+used and let go after (the end screen keeps it until home), so its code is not in the
+heap while calls are played. It never imports the screen (no import circle): the
+screen is handed in.
+"""
+
+from core.errors import IllegalAction
+from core.stress import CENTRE, DOWN, OUT, PLAY, RESUME, START, TAKES, UP, VOID
+from firmware import ui
+
+# The views, as in firmware/screens/stress.py
+MATCH = 0
+PLAY_VIEW = 2
+CALL = 3
+END = 4
+
+
+def tops_unknown(g):
+    """After a restart: were new cards laid since the table last entered the tops?
+    (a start, or a resume after somebody took the stacks; a tie or a void call
+    leaves the centre as it was). Unknown history (a checkpoint) trusts the tops."""
+    h = g.history
+    closed = len(g.calls)
+    for i in range(len(h) - 1, -1, -1):
+        verb = h[i][1]
+        if verb == CENTRE or verb == PLAY:
+            return False
+        if verb == START:
+            return True
+        if verb == RESUME:
+            closed -= 1
+            try:
+                if g.calls[closed][4] is not None:
+                    return True
+            except (IndexError, TypeError):
+                return False
+    return False
+
+
+def likely_taker(arbiter, slow_window_us):
+    """0-based: who most likely takes the stacks when the referee names nobody: the
+    first player who did not press in time, else the last to press. None: no call."""
+    first = None
+    for i in range(arbiter.players):
+        off = arbiter.pressed_at(i)
+        if off is not None and (first is None or off < first):
+            first = off
+    if first is None:
+        return None
+    last_i = -1
+    last = None
+    for i in range(arbiter.players):
+        off = arbiter.pressed_at(i)
+        if off is None or off - first > slow_window_us:
+            return i
+        if last is None or off > last:
+            last, last_i = off, i
+    return last_i
+
+
+def write_failed(s, reason):
+    """The flash refused: the session took the waiting lines back out of the game.
+    Show why, and make screen s follow the game on flash."""
+    s.unwritten = False
+    s.blocked = True
+    s.write_error = reason
+    s.filter.clear()
+    s.count_kind = -1
+    s.known = (False, False)
+    s.tops_unknown = tops_unknown(s.game)  # a centre may have gone
+    s._resync()
+    s.app.refuse(reason)
+    s.app.redraw()
+
+
+def back(s, view):
+    """BACK on screen s in view: undo the last line that makes sense there."""
+    if view == MATCH:
+        verbs = (OUT, CENTRE)
+    elif view == PLAY_VIEW:
+        verbs = (START, RESUME, CENTRE, PLAY)
+    elif view == CALL:
+        verbs = (VOID, TAKES)
+    elif view == END:
+        verbs = (OUT,)
+    else:
+        return
+    try:
+        action = _undo(s, verbs)
+    except IllegalAction as e:
+        s.app.toast(e.reason)
+        return
+    if action is None:
+        s.app.toast("use False call" if view == CALL else "nothing to undo")
+    else:
+        s.app.toast("undone: " + s.game.format(action))
+
+
+def _undo(s, verbs):
+    """Undo the last line that is not an edge, if its verb is in verbs; returns it.
+
+    Edges after it are taken back with it when it armed or disarmed them (start,
+    resume, out); after any other line (a ruling, the centre) they are applied again,
+    so no press is lost from a call."""
+    g = s.game
+    s._take_held()
+    h = g.history
+    i = len(h) - 1
+    while i >= 0 and (h[i][1] == DOWN or h[i][1] == UP):
+        i -= 1
+    if i < 0 or h[i][1] not in verbs:
+        return None
+    target = h[i]
+    if i == len(h) - 1:
+        s.session.undo()  # a line still in RAM just leaves the buffer
+    else:
+        s._write(True)  # the history is written anew: what waits goes first
+        if s.blocked:
+            raise IllegalAction(s.write_error)
+        # One replay (the core undoes Stress by replaying its history anyway).
+        keep = h[:i]
+        if target[1] not in (START, RESUME, OUT):  # these armed the edges after them
+            keep += h[i + 1:]
+        g._replay(keep)
+        try:
+            s.session.rewrite()
+        except OSError:
+            g._replay(h)
+            raise IllegalAction("storage full: not saved")
+    s._resync()
+    s.app.redraw()
+    return target
+
+
+def draw_end(fb, game, names):
+    """The match is won: the winner, the final score, OK goes home."""
+    w = game.match_winner()
+    ui.bar(fb, "Match over")
+    ui.center(fb, "Winner P%d" % w, 10)
+    ui.big_center(fb, names[w - 1][:10], 19, 2)
+    text = "-".join(str(x) for x in game.games_won)
+    ui.big_center(fb, text, 37, 2)
+    ui.text(fb, "OK: home  BACK: undo", 0, 56)
