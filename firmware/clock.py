@@ -3,7 +3,8 @@
 `Clock` wraps MicroPython's `time.ticks_us`, `ticks_ms`, `ticks_diff`, `ticks_add`
 and `sleep_ms`. Tick values wrap (period 2**30 on every port), so compare them only
 with `ticks_diff(later, earlier)`. On CPython (the simulator run in real time) the same
-wrapping counters are emulated from `time.perf_counter_ns`. Tests inject
+wrapping counters are emulated from `time.perf_counter_ns` (firmware/clock_host.py,
+never loaded on a board). Tests inject
 `host_sim.vclock.VirtualClock`, which has the same methods.
 
 `TickUnwrapper` turns wrapped tick values into a monotonic count (for transcript
@@ -36,30 +37,13 @@ class Clock:
     def __init__(self, time_module=None):
         tm = time_module or time
         if not hasattr(tm, "ticks_us"):  # CPython: emulate the wrapping counters
-            tm = _HostTicks(tm)
+            from firmware.clock_host import HostTicks  # never on a board
+            tm = HostTicks(tm, ticks_diff, ticks_add)
         self.ticks_us = tm.ticks_us
         self.ticks_ms = tm.ticks_ms
         self.ticks_diff = tm.ticks_diff
         self.ticks_add = tm.ticks_add
         self.sleep_ms = tm.sleep_ms
-
-
-class _HostTicks:
-    def __init__(self, tm):
-        self._ns = getattr(tm, "perf_counter_ns")
-        self._sleep = tm.sleep
-        self.ticks_diff = ticks_diff
-        self.ticks_add = ticks_add
-
-    def ticks_us(self):
-        return (self._ns() // 1000) & TICKS_MAX
-
-    def ticks_ms(self):
-        return (self._ns() // 1000000) & TICKS_MAX
-
-    def sleep_ms(self, ms):
-        if ms > 0:
-            self._sleep(ms / 1000)
 
 
 class TickUnwrapper:
