@@ -133,7 +133,6 @@ class App:
             return False
         if beep:
             self.beep()
-        self._dirty = True
         if not self._held:
             self._held = (session, self.screens[:])
         return True
@@ -143,7 +142,7 @@ class App:
         held = self._held
         if held:
             self._held = None
-            if self._dirty and not self.asleep:
+            if not self.asleep:
                 self.render()
             try:
                 held[0].flush()
@@ -285,10 +284,10 @@ class App:
         self.screen.tick(now)
         if self.hw.buzzer is not None:
             self.hw.buzzer.update(now)
-        # A message ends between presses: while a button is down it stays, so a press
-        # that changes the screen sends one frame, not the message's end and then that.
+        # A message ends between presses: while a button is down (from its first edge)
+        # it stays, so a press that changes the screen just then sends one frame.
         if self._toast is not None and clock.ticks_diff(now, self._toast_until) >= 0 and \
-                not any(self.hw.buttons.machine.state):
+                not any(self.hw.buttons.machine.raw):
             self._toast = None
             self.redraw()
         self._power_care(now)
@@ -361,6 +360,11 @@ class App:
     def crash(self, error):
         self.crashes += 1
         self._log(error)
+        try:
+            self.asleep = True  # as on a dark screen: nothing drawn, the press's entry written
+            self._write_held()
+        except Exception as e:  # noqa: BLE001
+            self._log(e)
         if self.crashes > 3:
             # Crashing again and again: the saved game itself may be the cause.
             try:
@@ -371,8 +375,6 @@ class App:
         try:
             import gc
             gc.collect()
-            self._dirty = False
-            self._write_held()  # not drawn: an entry the press made is still written
             self.screens = [ErrorScreen(self, error)]
             self.asleep = False
             self.fb.poweron()
