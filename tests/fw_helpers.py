@@ -55,5 +55,5 @@ def play(dev, card):
 
 
 def discard_down(dev):
-    choose_action(dev, "Discard down")
+    choose_action(dev, "Disc down")
     dev.press("OK")

@@ -93,7 +93,7 @@ def test_an_empty_hand_is_refused_before_any_picker(tmp_path):
     before = dev.game.to_json()
     dev.press("UP")
     assert dev.shows("hand is empty") and type(dev.app.screen).__name__ == "Stack31Screen"
-    choose_action(dev, "Discard up")
+    choose_action(dev, "Disc up")
     dev.press("OK")
     assert dev.shows("hand is empty") and type(dev.app.screen).__name__ == "Stack31Screen"
     assert dev.game.to_json() == before
@@ -111,10 +111,10 @@ def test_the_picker_opens_on_the_likely_card_never_on_a_shown_one(tmp_path):
     assert dev.shows("Play a card")
     assert picker.card != cards.parse("7H")
     assert picker.card == cards.parse("KD")  # a king on an empty pile
-    assert dev.shows("D 0 -> 31")
+    assert dev.shows("H  7")  # the piles' values at the side
     dev.press("BACK")
     dev.press("DOWN")  # DOWN: a low card of the opposite suit
-    assert dev.app.screen.card == cards.parse("5S") and dev.shows("S 0 -> 5")
+    assert dev.app.screen.card == cards.parse("5S")
     dev.press("BACK")
     play(dev, "KS")
     dev.press("UP")
@@ -137,7 +137,7 @@ def test_a_pile_at_21_opens_the_picker_on_the_ten_that_makes_31(tmp_path):
     choose_action(dev, "Play")
     dev.press("OK")
     # C is at 21: 10C makes 31 exactly
-    assert dev.app.screen.card == cards.parse("10C") and dev.shows("C 21 -> 31")
+    assert dev.app.screen.card == cards.parse("10C") and dev.shows("C 21")
     dev.press("BACK")
 
 
@@ -243,3 +243,59 @@ def test_a_message_never_covers_a_dialog_and_leaves_with_its_screen(tmp_path):
     assert dev.shows("Disqualify P1?") and not dev.shows("undone: dq")
     dev.press("OK")
     assert not dev.shows("undone: dq") and dev.game.over
+
+
+def _bench_draw():
+    import os
+    import runpy
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return runpy.run_path(os.path.join(root, "tools", "bench_draw"))
+
+
+def test_every_action_line_and_picker_step_costs_at_most_64_i2c_bytes():
+    """Issue 12: a press that changes one value on the same screen sends at most 64
+    bytes. tools/bench_draw's sweep (the emulated panel's counters): LEFT/RIGHT from
+    every action both ways, every arrow from every card of three pickers."""
+    costs = _bench_draw()["stack31_step_costs"]()
+    assert len(costs["action line"]) == 24
+    assert len(costs["picker UP/DOWN"]) > 200 and len(costs["picker LEFT/RIGHT"]) > 200
+    for kind, values in costs.items():
+        assert max(values) <= 64, (kind, max(values))
+        assert sum(values) > 0, kind  # the steps did draw something
+
+
+def test_a_picker_step_sends_one_narrow_window(tmp_path):
+    """Where the bytes go: a rank step (10 -> 9: the whole rank field) and a suit step
+    that also changes the rank send one window over the card's two pages, no wider than
+    24 columns (7 bytes of window, then 1 + 24 a page), and nothing else."""
+    from core import cards
+    dev = new_device(tmp_path)
+    open_stack31(dev)
+    for _ in range(4):
+        draw(dev)
+    play(dev, "KH")  # hearts at 31: a ten cannot go there, a jack can
+    dev.press("UP")
+    picker = dev.app.screen
+    pick_card(dev, "10S", ok=False)
+    dev.emu.reset_counters()
+    dev.press("DOWN")
+    assert picker.card == cards.parse("9S")
+    assert 0 < dev.emu.total.bytes <= 7 + 2 * (1 + 24)
+    pick_card(dev, "10S", ok=False)
+    dev.emu.reset_counters()
+    dev.press("RIGHT")  # 10H cannot be played: the next suit on its nearest rank
+    assert cards.suit(picker.card) == 0 and cards.rank(picker.card) != 10
+    assert 0 < dev.emu.total.bytes <= 7 + 2 * (1 + 24)
+    assert dev.shows("H 31") and dev.shows("S  0")  # the piles stay at the side
+
+
+def test_the_action_line_names_every_action_within_its_ring(tmp_path):
+    from firmware.screens.stack31 import ACTIONS, LABELS
+    dev = new_device(tmp_path)
+    open_stack31(dev)
+    assert len(set(ACTIONS)) == len(ACTIONS) == len(LABELS)
+    for label in LABELS:
+        choose_action(dev, label)
+        assert dev.shows(label), label
+    dev.press("RIGHT")  # round from Disqualify to Draw
+    assert LABELS[dev.app.screen.choice] == "Draw" and dev.shows("Draw")

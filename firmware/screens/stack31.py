@@ -19,8 +19,12 @@ from firmware import ui
 from firmware.screen import Screen, is_step
 from firmware.screens.cardpicker import CardPickerScreen
 
-ACTIONS = (DRAW, PLAY, DISCARD_UP, DISCARD_DOWN, PASS, DQ)
-LABELS = ("Draw", "Play", "Discard up", "Discard down", "Pass", "Disqualify")
+# The action line's ring (RIGHT from Draw: Play, Pass, Disc down; LEFT: Disqualify,
+# Disc up). Neighbours differ in at most 9 characters, or share their first letters
+# (Disc up / Disqualify / Draw), so a LEFT/RIGHT sends one window of at most 56 columns:
+# 64 bytes. "Discard up" beside "Play" cost 72, "Discard down" beside "Pass" 80.
+ACTIONS = (DRAW, PLAY, PASS, DISCARD_DOWN, DISCARD_UP, DQ)
+LABELS = ("Draw", "Play", "Pass", "Disc down", "Disc up", "Disqualify")
 
 
 class Stack31Screen(Screen):
@@ -38,11 +42,11 @@ class Stack31Screen(Screen):
             return
         hand = g.hands[g.to_move]
         if g.deck and hand < g.options["hand_limit"]:
-            self.choice = 0
+            self.choice = 0  # Draw
         elif hand:
-            self.choice = 1
+            self.choice = 1  # Play
         else:
-            self.choice = 4
+            self.choice = 2  # Pass
         self.app.redraw()
 
     def _label(self, p):
@@ -74,8 +78,8 @@ class Stack31Screen(Screen):
                 return
             self.app.push(CardPickerScreen(self.app, "Discard face up",
                                            lambda c: self._push((None, DISCARD_UP, c)),
-                                           self._shown_preview, self._unseen,
-                                           self.discard_start(), True))
+                                           None, self._unseen, self.discard_start(), True,
+                                           self._piles()))
         elif verb == DQ:
             from firmware.screens.confirm import ConfirmScreen
             p = self.game.to_move + 1
@@ -91,8 +95,9 @@ class Stack31Screen(Screen):
         if starts is None:
             self.app.refuse("no card can be played")
             return
-        self.app.push(CardPickerScreen(self.app, "Play a card", self._play, self._play_preview,
-                                       self.playable, starts[0 if high else 1], True))
+        self.app.push(CardPickerScreen(self.app, "Play a card", self._play, None,
+                                       self.playable, starts[0 if high else 1], True,
+                                       self._piles()))
 
     def _hand_refused(self, verb):
         """With an empty hand a card entry is refused at once (the rules' reason)."""
@@ -189,17 +194,10 @@ class Stack31Screen(Screen):
     def _finish(self):
         self.app.home()
 
-    def _play_preview(self, card):
-        if card in self.game.seen:
-            return "already shown"
-        value = self.game.values[cards.suit(card)]
-        try:
-            return "%s %d -> %d" % (cards.SUITS[cards.suit(card)], value, pile_after(value, card))
-        except IllegalAction as e:
-            return e.reason
-
-    def _shown_preview(self, card):
-        return "already shown" if card in self.game.seen else ""
+    def _piles(self):
+        """The picker's side lines, each pile's value ("H 12"): the picker stands only
+        on cards that can be taken, and the pile a card goes to is its suit's."""
+        return ["%s%3d" % (cards.SUITS[s], v) for s, v in enumerate(self.game.values)]
 
     # Drawing -------------------------------------------------------------------
 
