@@ -123,13 +123,6 @@ class EdgeFilter:
             return DROP
         return KEEP
 
-    def holding(self):
-        """True while an opening is held."""
-        for i in range(self.players):
-            if self._held[i] is not None:
-                return True
-        return False
-
     def take(self, now=None):
         """The earliest held opening as (button, T), forgotten here; the caller journals
         it. With now: only one that is due (debounce_us or more before now). None when

@@ -36,7 +36,7 @@ those); a long BACK writes what waits and goes home, the game stays saved.
 import sys
 
 from core.errors import IllegalAction
-from core.stress import CENTRE, DOWN, OUT, RESUME, START, TAKES, UP, VOID
+from core.stress import CENTRE, DOWN, OUT, RESUME, START, UP, VOID
 from core.stress_arbiter import KEEP, TICKS_MAX, EdgeFilter
 from firmware import buttons as b
 from firmware.clock import TickUnwrapper
@@ -289,13 +289,9 @@ class StressScreen(Screen):
     def _call_action(self, i):
         g = self.game
         a = g.arbiter
-        if i == 1:  # a false call: it counts for nothing, play goes on
-            if self._line((None, VOID)) and self._line((None, RESUME)):
-                self.app.toast("void: play on")
-            return
-        if i >= 2:  # the table names who takes the stacks
-            if self._line((i - 1, TAKES)):
-                self._countdown(FLIP_REDEAL)
+        if i:  # the table overrules the referee: a false call, or who takes (rare)
+            _rare().rule(self, i)
+            _let_go()
             return
         if g.ruling == VOID:
             self._line((None, RESUME))

@@ -60,6 +60,16 @@ def likely_taker(arbiter, slow_window_us):
     return last_i
 
 
+def rule(s, i):
+    """The table overrules the call on screen s: action i 1 is a false call (it counts
+    for nothing, play goes on), 2.. names who takes the stacks (then the re-deal)."""
+    if i == 1:
+        if s._line((None, VOID)) and s._line((None, RESUME)):
+            s.app.toast("void: play on")
+    elif s._line((i - 1, TAKES)):
+        s._countdown(1)  # FLIP_REDEAL
+
+
 def write_failed(s, reason):
     """The flash refused: the session took the waiting lines back out of the game.
     Show why, and make screen s follow the game on flash."""
