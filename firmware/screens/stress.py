@@ -148,6 +148,9 @@ class StressScreen(Screen):
             self.view = view
             self.choice = 0
             self.chosen = False
+            if view == END:  # no centre picker any more (BACK loads it again if needed)
+                _let_go("firmware.screens.stress_pick")
+                _let_go("firmware.screens.cardpicker")
         if view == CALL and not self.chosen:
             self.choice = self._likely()
         return view
@@ -492,7 +495,8 @@ class StressScreen(Screen):
             left = self.count_end - self.ticks.unwrap(self.clock.ticks_us())
             draw.draw_countdown(fb, COUNT_TITLES[self.count_kind], 0 if self.count_seen else left)
         elif view == END:
-            _rare().draw_end(fb, g, names)  # let go at home
+            from firmware.screens.stress_end import draw_end  # let go at home
+            draw_end(fb, g, names)
         elif view == MATCH:
             draw.draw_match(fb, g, names)
         else:

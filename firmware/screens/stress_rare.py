@@ -1,14 +1,12 @@
 """The referee's screen on its rare paths (firmware/screens/stress.py keeps what a call
 needs): BACK (undo), a write the flash refused, the tops after a restart, the likeliest
-taker when the referee names nobody, and the end of the match. Imported where it is
-used and let go after (the end screen keeps it until home), so its code is not in the
-heap while calls are played. It never imports the screen (no import circle): the
-screen is handed in.
+taker when the referee names nobody, the table's rulings. Imported where it is used
+and let go after, so its code is not in the heap while calls are played. It never
+imports the screen (no import circle): the screen is handed in.
 """
 
 from core.errors import IllegalAction
 from core.stress import CENTRE, DOWN, OUT, PLAY, RESUME, START, TAKES, UP, VOID
-from firmware import ui
 
 # The views, as in firmware/screens/stress.py
 MATCH = 0
@@ -142,14 +140,3 @@ def _undo(s, verbs):
     s._resync()
     s.app.redraw()
     return target
-
-
-def draw_end(fb, game, names):
-    """The match is won: the winner, the final score, OK goes home."""
-    w = game.match_winner()
-    ui.bar(fb, "Match over")
-    ui.center(fb, "Winner P%d" % w, 10)
-    ui.big_center(fb, names[w - 1][:10], 19, 2)
-    text = "-".join(str(x) for x in game.games_won)
-    ui.big_center(fb, text, 37, 2)
-    ui.text(fb, "OK: home  BACK: undo", 0, 56)
