@@ -57,25 +57,15 @@ def _rare(fn):
 
 
 class OsFS:
-    """The real file system (MicroPython or CPython)."""
+    """The real file system (MicroPython or CPython): os's own functions (no method
+    of ours each, less code in the heap)."""
 
-    def open(self, path, mode):
-        return open(path, mode)
-
-    def rename(self, a, b):
-        os.rename(a, b)
-
-    def remove(self, path):
-        os.remove(path)
-
-    def stat(self, path):
-        return os.stat(path)
-
-    def listdir(self, path):
-        return os.listdir(path)
-
-    def mkdir(self, path):
-        os.mkdir(path)
+    open = staticmethod(open)
+    rename = staticmethod(os.rename)
+    remove = staticmethod(os.remove)
+    stat = staticmethod(os.stat)
+    listdir = staticmethod(os.listdir)
+    mkdir = staticmethod(os.mkdir)
 
     def sync(self):
         if hasattr(os, "sync"):
