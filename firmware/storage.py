@@ -76,9 +76,11 @@ class OsFS:
 
 
 def _bytes(data):
+    """str as UTF-8; bytes-like as it is (a memoryview of the hold buffer is written
+    without a copy)."""
     if isinstance(data, str):
         return data.encode("utf-8")
-    return bytes(data)
+    return data
 
 
 class Storage:
