@@ -36,7 +36,7 @@ those); a long BACK writes what waits and goes home, the game stays saved.
 import sys
 
 from core.errors import IllegalAction
-from core.stress import CENTRE, DOWN, OUT, RESUME, START, UP, VOID
+from core.stress import CENTRE, DOWN, OUT, UP, VOID
 from core.stress_arbiter import KEEP, TICKS_MAX, EdgeFilter
 from firmware import buttons as b
 from firmware.clock import TickUnwrapper
@@ -297,7 +297,7 @@ class StressScreen(Screen):
             _let_go()
             return
         if g.ruling == VOID:
-            self._line((None, RESUME))
+            self._line((None, "resume"))
         elif g.ruling is not None:
             self._countdown(FLIP_REDEAL)
         elif not self.known[0]:
@@ -308,7 +308,7 @@ class StressScreen(Screen):
             else:
                 self.app.toast("wait: not all pressed")
         elif a.tie():
-            self._line((None, RESUME))  # a tie: nobody takes the stacks, play goes on
+            self._line((None, "resume"))  # a tie: nobody takes the stacks, play goes on
             self.app.toast("tie: play on")
         elif self.known[1]:
             self.app.toast("name who takes")
@@ -340,9 +340,9 @@ class StressScreen(Screen):
         kind = self.count_kind
         self._cancel_count()
         if kind == FLIP_START:
-            ok = self._line((None, START))
+            ok = self._line((None, "start"))
         elif kind == FLIP_REDEAL:
-            ok = self._line((None, RESUME))
+            ok = self._line((None, "resume"))
         else:
             ok = True
         if ok:
@@ -425,7 +425,9 @@ class StressScreen(Screen):
         return True
 
     def _line(self, action):
-        """A line that is not an edge: the held openings go in first (stamp order)."""
+        """A line that is not an edge: the held openings go in first (stamp order).
+        (Verb-only lines are written as literal tuples, (None, "resume"): constants of
+        the bytecode, so the history keeps no new object for them.)"""
         self._take_held()
         return self._push(action)
 

@@ -62,7 +62,7 @@ def rule(s, i):
     """The table overrules the call on screen s: action i 1 is a false call (it counts
     for nothing, play goes on), 2.. names who takes the stacks (then the re-deal)."""
     if i == 1:
-        if s._line((None, VOID)) and s._line((None, RESUME)):
+        if s._line((None, "void")) and s._line((None, "resume")):
             s.app.toast("void: play on")
     elif s._line((i - 1, TAKES)):
         s._countdown(1)  # FLIP_REDEAL
