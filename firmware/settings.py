@@ -83,6 +83,7 @@ class Settings:
         self.report = None
         self.details = None
         self.problem = None
+        self.data = {}  # the values, set by settings_store.start
         _call("start", self, load)  # defaults, then the file (healed)
 
     # --- reading: what a game in play needs --------------------------------------
