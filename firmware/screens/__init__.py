@@ -8,6 +8,10 @@ GAME_SCREENS = {
 
 
 def game_screen(app, session):
+    import gc
     module_name, class_name = GAME_SCREENS[session.name]
+    # A game's screens are the biggest code loaded at once: give them a clean heap (what
+    # the menus just let go, e.g. the settings store after saving the player count).
+    gc.collect()
     module = __import__(module_name, None, None, (class_name,))
     return getattr(module, class_name)(app, session)
