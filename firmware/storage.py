@@ -173,13 +173,19 @@ class Storage:
         s = self._statvfs()
         if s is None:
             return None
-        return s[4] * (s[1] or s[0])
+        self._bs = s[1] or s[0]
+        return s[4] * self._bs
+
+    _bs = 0  # the block size, once known: it never changes, and on littlefs every
+    # statvfs walks the whole file system (a journal write asked for it twice)
 
     def block_size(self):
-        s = self._statvfs()
-        if s is None:
-            return 4096
-        return s[1] or s[0]
+        if not self._bs:
+            s = self._statvfs()
+            if s is None:
+                return 4096
+            self._bs = s[1] or s[0]
+        return self._bs
 
     # The rare paths (firmware.storage_atomic) ----------------------------------------
 
