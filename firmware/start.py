@@ -5,6 +5,13 @@ Hold BACK while powering up to skip the app and land in the REPL (for mpremote).
 
 import sys
 
+# Collect after this many bytes allocated, not only when an allocation finds no room: a
+# resume or a burst of presses then leaves its garbage in small patches instead of
+# spreading it over the heap, and the long-lived objects allocated meanwhile stay packed
+# (tools/bench_heap, smallest heap for the Stress session: 188 -> 172 KB; the largest
+# free block after start 6.7 -> 48 KB). A collection costs a few ms on a Pico.
+GC_EVERY = 16 * 1024
+
 
 def board_module(name=None):
     """The pin map: named, or from the port we run on (rp2 -> Pico, esp32 -> DevKit)."""
@@ -28,6 +35,9 @@ def build(machine, board, clock, root, fs=None):
     # one piece (allocated later, between the modules' code, they would need holes of
     # 4 KB that a fragmented heap no longer has): the journal's record stack and the
     # session's hold buffer.
+    import gc
+    if hasattr(gc, "threshold"):  # MicroPython: collect after every GC_EVERY bytes allocated
+        gc.threshold(GC_EVERY)
     journal = Journal(None, session.JOURNAL)
     session._hold_buffers()
     from firmware.app import App
