@@ -28,14 +28,13 @@ long match costs some 100 bytes a round.
 from core import notation
 from core.errors import IllegalAction
 from core.game import Game
-from core import stackdeck_round as rd
-from core.stackdeck_round import RoundSheet, ROUND, END, OUT, ENTRY_VERBS
-from core import stackdeck_counts as ct
-from core.stackdeck_counts import COUNTS
+from core.stackdeck_round import (RoundSheet, ROUND, END, OUT, ENTRY_VERBS, out_in, pack,
+                                  sheet_of, unpack)
+from core.stackdeck_counts import COUNTS, format_counts, parse
 
-MAX_ROUNDS = 99
 COLOURS = "RYGBP"  # core.stackdeck_stacks.COLOURS
-VERBS = (ROUND, END) + ENTRY_VERBS
+# Heap (issue 11): every module-level name, method and argument name is an interned
+# string a board never frees; the rare paths live in core.stackdeck_extra.
 
 
 class StackDeck(Game):
@@ -49,8 +48,8 @@ class StackDeck(Game):
 
     def _check_option(self, key, value):
         if key == "rounds":
-            if not 1 <= value <= MAX_ROUNDS:
-                raise IllegalAction("rounds: 1 to %d" % MAX_ROUNDS)
+            if not 1 <= value <= 99:  # STD: at most 99 rounds
+                raise IllegalAction("rounds: 1 to 99")
         elif key == "colours":
             from core.stackdeck_stacks import check_colours
             value = check_colours(value)
@@ -69,32 +68,31 @@ class StackDeck(Game):
 
     # Notation ---------------------------------------------------------------
 
-    def _parse(self, actor, tokens):
+    def _parse(self, p, tokens):
         verb = tokens[0].lower()
         rest = tokens[1:]
-        for word in VERBS:
-            if verb == word:
-                verb = word  # the module's own string: history keeps one per action
         if verb == ROUND or verb == END:
-            if actor is not None:
+            if p is not None:
                 raise IllegalAction("%s takes no player" % verb)
             if rest:
                 raise IllegalAction("too many words")
-            return (None, verb)
-        if verb in ENTRY_VERBS:
-            if actor is None:
-                raise IllegalAction("name the player first")
-            if verb == OUT:
-                if rest:
-                    raise IllegalAction("too many words")
-                return (actor, OUT)
-            if verb == COUNTS:  # STD-34, a project extension
-                return (actor, COUNTS, ct.parse(rest))
-            if not rest:
-                raise IllegalAction("no stack given")
-            from core.stackdeck_stacks import parse_stack
-            return (actor, verb, tuple([parse_stack(t, self.letters) for t in rest]))
-        raise IllegalAction("unknown: " + tokens[0])
+            # the module's own string: history keeps one per action
+            return (None, ROUND if verb == ROUND else END)
+        for word in ENTRY_VERBS:
+            if verb == word:
+                if p is None:
+                    raise IllegalAction("name the player first")
+                if word == OUT:
+                    if rest:
+                        raise IllegalAction("too many words")
+                    return (p, OUT)
+                if word == COUNTS:  # STD-34, a project extension
+                    return (p, COUNTS, parse(rest))
+                if not rest:
+                    raise IllegalAction("no stack given")
+                from core.stackdeck_stacks import parse_stack
+                return (p, word, tuple([parse_stack(t, self.letters) for t in rest]))
+        raise IllegalAction("unknown: %s" % tokens[0])
 
     def format(self, action):
         words = []
@@ -102,7 +100,7 @@ class StackDeck(Game):
             words.append(notation.format_player(action[0]))
         words.append(action[1])
         if action[1] == COUNTS:
-            words.append(ct.format_counts(action[2]))
+            words.append(format_counts(action[2]))
         elif len(action) > 2:
             from core.stackdeck_stacks import stack_name
             for stack in action[2]:
@@ -127,7 +125,7 @@ class StackDeck(Game):
                 raise IllegalAction("no round open")
             self.open.check_end()
             self.scores.append(tuple(self.open.scores()))
-            self.sheets.append(rd.pack(self.open.lines))
+            self.sheets.append(pack(self.open.lines))
             self.open = None
             self.over = len(self.scores) >= self.options["rounds"]
             return None
@@ -145,17 +143,17 @@ class StackDeck(Game):
         self.open = sheet
         return opened
 
-    def _revert(self, opened):
+    def _revert(self, record):
         verb = self.history[-1][1]
         if verb == ROUND:
             self.open = None
         elif verb == END:
-            self.open = rd.sheet_of(self.sheets.pop(), self.players)
+            self.open = sheet_of(self.sheets.pop(), self.players)
             self.scores.pop()
             self.over = False
         else:
             self.open.remove_last()
-            if opened:
+            if record:  # the entry opened the round
                 self.open = None
 
     # Reading the match ----------------------------------------------------------
@@ -190,7 +188,7 @@ class StackDeck(Game):
 
     def out_of(self, r):
         """The player who went out in ended round r."""
-        return rd.out_in(self.sheets[r - 1])
+        return out_in(self.sheets[r - 1])
 
     def tally_order(self, r):
         """STD-27: the order the scores of ended round r are read out: the player
@@ -211,20 +209,18 @@ class StackDeck(Game):
         if self.options["names"]:
             return self.options["names"].split(",")
         if self.letters == COLOURS:
-            return ["Red", "Yellow", "Green", "Blue", "Purple"]  # stackdeck_stacks.COLOUR_NAMES
+            return "Red Yellow Green Blue Purple".split()  # one constant, no names
         return [ch for ch in self.letters]
-
-    def _actions(self, r):
-        """Round r's entry actions (ended or open)."""
-        if 1 <= r <= len(self.sheets):
-            return rd.unpack(self.sheets[r - 1])
-        if self.open is not None and r == len(self.sheets) + 1:
-            return self.open.lines
-        raise IllegalAction("no round %d" % r)
 
     def entries(self, r):
         """Round r's entry lines (ended or open), as table notation."""
-        return [self.format(a) for a in self._actions(r)]
+        if 1 <= r <= len(self.sheets):
+            actions = unpack(self.sheets[r - 1])
+        elif self.open is not None and r == len(self.sheets) + 1:
+            actions = self.open.lines
+        else:
+            raise IllegalAction("no round %d" % r)
+        return [self.format(a) for a in actions]
 
     # Rare paths: core.stackdeck_extra ------------------------------------------------
 
@@ -251,7 +247,7 @@ class StackDeck(Game):
     def _write(self, tokens):
         for record in self.sheets:
             tokens.append("r")
-            for a in rd.unpack(record):
+            for a in unpack(record):
                 tokens += self.format(a).split()
         if self.open is not None:
             tokens.append("open")

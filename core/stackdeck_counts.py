@@ -14,27 +14,25 @@ from core import notation
 from core.errors import IllegalAction
 
 COUNTS = "counts"
-FIELDS = 6
-PAIRS, CPAIRS, RUNS, CRUNS, UNTURNED, WILDS = 0, 1, 2, 3, 4, 5
+FIELDS = 6  # pairs, one-colour pairs, runs, one-colour runs, unturned, their wilds: 0..5
 MAX_COUNT = 57  # no count can exceed the deck
 # the points of each count, as core.stackdeck_stacks scores the equivalent stacks
 # (written out: this module must not load the stack checker)
 POINTS = (5, 10, 10, 20, -5, -20)
 
-BAD_COUNTS = "counts: 6 numbers"
-NOTHING = "nothing counted"
-TOO_MANY_W = "2 W per unturned max"
 TOO_MANY_CARDS = "more than 57 cards"
+# Heap (issue 11): the fields are indexes and the other reasons literals (a board
+# never frees a module-level name)
 
 
 def parse(tokens):
     """The six count words -> a tuple of six ints (IllegalAction if malformed)."""
     if len(tokens) != FIELDS:
-        raise IllegalAction(BAD_COUNTS)
+        raise IllegalAction("counts: 6 numbers")
     out = []
     for t in tokens:
         if not notation.is_digits(t) or int(t) > MAX_COUNT:
-            raise IllegalAction(BAD_COUNTS)
+            raise IllegalAction("counts: 6 numbers")
         out.append(int(t))
     return tuple(out)
 
@@ -53,25 +51,24 @@ def points(counts):
 
 def cards(counts):
     """The fewest cards the counted stacks hold (a pair 2, a run 3, an unturned 1)."""
-    return (2 * (counts[PAIRS] + counts[CPAIRS]) + 3 * (counts[RUNS] + counts[CRUNS])
-            + max(counts[UNTURNED], counts[WILDS]))
+    return 2 * (counts[0] + counts[1]) + 3 * (counts[2] + counts[3]) + max(counts[4], counts[5])
 
 
 def wilds(counts):
     """The fewest wilds the counted stacks hold: the unturned wilds, and one in each
     pair of one colour (the deck has each numbered card once, so two cards of one
     number and one colour need a wild)."""
-    return counts[WILDS] + counts[CPAIRS]
+    return counts[5] + counts[1]
 
 
 def check_shape(counts):
     """What one counts line must be on its own."""
     if len(counts) != FIELDS:
-        raise IllegalAction(BAD_COUNTS)
+        raise IllegalAction("counts: 6 numbers")
     for n in counts:
         if n < 0 or n > MAX_COUNT:
-            raise IllegalAction(BAD_COUNTS)
+            raise IllegalAction("counts: 6 numbers")
     if not any(counts):
-        raise IllegalAction(NOTHING)
-    if counts[WILDS] > 2 * counts[UNTURNED]:
-        raise IllegalAction(TOO_MANY_W)
+        raise IllegalAction("nothing counted")
+    if counts[5] > 2 * counts[4]:
+        raise IllegalAction("2 W per unturned max")

@@ -8,8 +8,7 @@ The stack checker (core.stackdeck_stacks) is loaded only when a stack is entered
 """
 
 from core.errors import IllegalAction
-from core import stackdeck_counts as ct
-from core.stackdeck_counts import COUNTS
+from core.stackdeck_counts import COUNTS, FIELDS, cards, check_shape, points, wilds
 
 ROUND = "round"
 END = "end"
@@ -31,9 +30,9 @@ class RoundSheet:
         self.out = []  # 1-based players who said `out`, in order
         self.used = set()  # numbered cards on the table this round
         self.wilds = 0
-        self.counts = [[0] * ct.FIELDS for _ in range(players)]  # STD-34, summed
-        self.counted_cards = 0  # the fewest cards the counts hold, all players
-        self.counted_wilds = 0
+        self.counts = [[0] * FIELDS for _ in range(players)]  # STD-34, summed
+        # the fewest cards and wilds the counts hold, all players
+        self.counted = [0, 0]
         self.lines = []  # the entry actions, in order
 
     def check(self, action, letters="RYGBP"):
@@ -43,17 +42,20 @@ class RoundSheet:
             if p in self.out:
                 raise IllegalAction("P%d is out already" % p)
             return
+        counted = self.counted
+        # cards on the table this round as far as known (named and counted)
+        known = len(self.used) + self.wilds + counted[0]
         if verb == COUNTS:
             counts = action[2]
-            ct.check_shape(counts)
-            if self.wilds + self.counted_wilds + ct.wilds(counts) > DECK_WILDS:
+            check_shape(counts)
+            if self.wilds + counted[1] + wilds(counts) > DECK_WILDS:
                 raise IllegalAction("more than 7 wilds")
-            if self._cards() + ct.cards(counts) > DECK_SIZE:
-                raise IllegalAction(ct.TOO_MANY_CARDS)
+            if known + cards(counts) > DECK_SIZE:
+                raise IllegalAction("more than 57 cards")
             return
         from core import stackdeck_stacks as st
         seen = []
-        wilds = self.wilds + self.counted_wilds
+        n = self.wilds + counted[1]
         for stack in action[2]:
             if verb == TURNED:
                 st.check_turned(stack)
@@ -61,66 +63,54 @@ class RoundSheet:
                 st.check_unturned(stack)
             for c in stack:
                 if c == WILD:
-                    wilds += 1
-                    if wilds > DECK_WILDS:
+                    n += 1
+                    if n > DECK_WILDS:
                         raise IllegalAction("more than 7 wilds")
                 elif c in self.used or c in seen:
                     raise IllegalAction("%s used twice" % st.card_name(c, letters))
                 else:
                     seen.append(c)
-        if self.counted_cards:  # STD-34: counted stacks hold cards too
-            new_wilds = wilds - self.wilds - self.counted_wilds
-            if self._cards() + len(seen) + new_wilds > DECK_SIZE:
-                raise IllegalAction(ct.TOO_MANY_CARDS)
+        # STD-34: counted stacks hold cards too
+        if counted[0] and known + len(seen) + n - self.wilds - counted[1] > DECK_SIZE:
+            raise IllegalAction("more than 57 cards")
 
-    def _cards(self):
-        """Cards on the table this round as far as known (named and counted)."""
-        return len(self.used) + self.wilds + self.counted_cards
-
-    def _count(self, p, counts, sign):
-        row = self.counts[p - 1]
-        for i in range(ct.FIELDS):
-            row[i] += sign * counts[i]
-        self.counted_cards += sign * ct.cards(counts)
-        self.counted_wilds += sign * ct.wilds(counts)
-
-    def add(self, action):
-        """Add a checked entry."""
+    def add(self, action, sign=1):
+        """Add a checked entry (sign -1: take it back out, remove_last)."""
         p, verb = action[0], action[1]
-        self.lines.append(action)
+        if sign > 0:
+            self.lines.append(action)
         if verb == OUT:
-            self.out.append(p)
+            if sign > 0:
+                self.out.append(p)
+            else:
+                self.out.pop()
             return
         if verb == COUNTS:
-            self._count(p, action[2], 1)
+            counts = action[2]
+            row = self.counts[p - 1]
+            for i in range(FIELDS):
+                row[i] += sign * counts[i]
+            self.counted[0] += sign * cards(counts)
+            self.counted[1] += sign * wilds(counts)
             return
-        target = self.turned if verb == TURNED else self.unturned
+        target = (self.turned if verb == TURNED else self.unturned)[p - 1]
         for stack in action[2]:
-            target[p - 1].append(stack)
+            if sign > 0:
+                target.append(stack)
+            else:
+                target.pop()
             for c in stack:
                 if c == WILD:
-                    self.wilds += 1
-                else:
+                    self.wilds += sign
+                elif sign > 0:
                     self.used.add(c)
+                else:
+                    self.used.discard(c)
 
     def remove_last(self):
         """Take back the last entry added, exactly."""
         action = self.lines.pop()
-        p, verb = action[0], action[1]
-        if verb == OUT:
-            self.out.pop()
-            return action
-        if verb == COUNTS:
-            self._count(p, action[2], -1)
-            return action
-        target = self.turned if verb == TURNED else self.unturned
-        for stack in action[2]:
-            target[p - 1].pop()
-            for c in stack:
-                if c == WILD:
-                    self.wilds -= 1
-                else:
-                    self.used.discard(c)
+        self.add(action, -1)
         return action
 
     def check_end(self):
@@ -130,14 +120,14 @@ class RoundSheet:
         if len(self.out) > 1:
             raise IllegalAction("only one goes out")
         p = self.out[0]
-        if self.unturned[p - 1] or self.counts[p - 1][ct.UNTURNED]:
+        if self.unturned[p - 1] or self.counts[p - 1][4]:  # 4: unturned stacks counted
             raise IllegalAction("P%d out, has unturned" % p)
 
     def scores(self):
         """Each player's points for the round (as entered so far)."""
         out = []
         for p in range(self.players):
-            total = ct.points(self.counts[p])
+            total = points(self.counts[p])
             if self.turned[p] or self.unturned[p]:
                 from core import stackdeck_stacks as st
                 for stack in self.turned[p]:
@@ -146,9 +136,6 @@ class RoundSheet:
                     total += st.unturned_points(stack)
             out.append(total)
         return out
-
-    def out_player(self):
-        return self.out[0] if len(self.out) == 1 else None
 
 
 # An ended round's record: per entry, one byte verb * 8 + player, then for `counts`
@@ -182,8 +169,8 @@ def unpack(record):
         if verb == OUT:
             out.append((p, OUT))
         elif verb == COUNTS:
-            out.append((p, COUNTS, tuple(record[i:i + ct.FIELDS])))
-            i += ct.FIELDS
+            out.append((p, COUNTS, tuple(record[i:i + FIELDS])))
+            i += FIELDS
         else:
             stacks = []
             for _ in range(record[i]):
@@ -205,7 +192,7 @@ def out_in(record):
         if b >> 3 == 2:  # OUT
             return b & 7
         if b >> 3 == 3:  # COUNTS
-            i += ct.FIELDS
+            i += FIELDS
         else:
             for _ in range(record[i]):
                 i += 1 + record[i + 1]

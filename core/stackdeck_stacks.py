@@ -14,14 +14,17 @@ the functions that handle stacks).
 """
 
 from core.errors import IllegalAction
+from core.notation import is_digits
 
 COLOURS = "RYGBP"
-COLOUR_NAMES = ("Red", "Yellow", "Green", "Blue", "Purple")
 WILD = 50
-WILD_NAME = "W"
 NUMBERS = 10
 DECK_WILDS = 7
 DECK_SIZE = 5 * NUMBERS + DECK_WILDS  # 57
+
+# Heap (issue 11): the reasons are literals where they are given, and the shapes
+# share two functions (_fits, _reason): every module-level name is an interned
+# string a board never frees.
 
 # Cards ---------------------------------------------------------------------------
 
@@ -29,10 +32,6 @@ DECK_SIZE = 5 * NUMBERS + DECK_WILDS  # 57
 def make(number, colour):
     """number 1..10, colour index 0..4 -> card."""
     return colour * NUMBERS + number - 1
-
-
-def is_wild(card):
-    return card == WILD
 
 
 def number(card):
@@ -61,57 +60,45 @@ def check_colours(letters):
         raise IllegalAction("colours: 5 letters")
     for i in range(5):
         ch = text[i]
-        if not ("A" <= ch <= "Z"):
+        if not 65 <= ord(ch) <= 90:  # A to Z
             raise IllegalAction("colours: letters only")
-        if ch == WILD_NAME:
+        if ch == "W":
             raise IllegalAction("colours: W is wild")
         if text.find(ch) != i:
             raise IllegalAction("colours: %s twice" % ch)
     return text
 
 
-def _digits(text):
-    """ASCII digits only (str.isdigit also takes Unicode digits that int() refuses)."""
-    if not text or len(text) > 2:
-        return False
-    for ch in text:
-        if ch < "0" or ch > "9":
-            return False
-    return True
-
-
 def parse_card(token, letters=COLOURS):
     """'3R', '10b', 'W' -> card (letters: the five colour letters in use)."""
     text = token.upper()
-    if text == WILD_NAME:
+    if text == "W":
         return WILD
-    if len(text) < 2:
-        raise IllegalAction("bad card: " + token)
-    c = letters.find(text[-1])
     digits = text[:-1]
-    if c < 0 or not _digits(digits) or digits[0] == "0":
-        raise IllegalAction("bad card: " + token)
-    n = int(digits)
-    if n < 1 or n > NUMBERS:
-        raise IllegalAction("bad card: " + token)
-    return make(n, c)
+    c = letters.find(text[-1]) if text else -1
+    # ASCII digits only (str.isdigit also takes Unicode digits that int() refuses)
+    if c >= 0 and len(digits) <= 2 and is_digits(digits) and digits[0] != "0":
+        n = int(digits)
+        if n <= NUMBERS:
+            return make(n, c)
+    raise IllegalAction("bad card: %s" % token)
 
 
 def card_name(card, letters=COLOURS):
     if card == WILD:
-        return WILD_NAME
-    return "%d%s" % (card % NUMBERS + 1, letters[card // NUMBERS])
+        return "W"
+    return str(card % NUMBERS + 1) + letters[card // NUMBERS]
 
 
-def colour_name(index, names=COLOUR_NAMES):
-    return names[index]
+def colour_name(index, names=None):
+    """The colour's display name (names: the five names in use)."""
+    return (names or "Red Yellow Green Blue Purple".split())[index]
 
 
 def parse_stack(token, letters=COLOURS):
     """'4G-5G-6G' -> (card, card, card), in the order laid."""
-    parts = token.split("-")
     out = []
-    for part in parts:
+    for part in token.split("-"):
         if not part:
             raise IllegalAction("bad stack: " + token)
         out.append(parse_card(part, letters))
@@ -122,13 +109,6 @@ def stack_name(stack, letters=COLOURS):
     return "-".join([card_name(c, letters) for c in stack])
 
 
-def wild_count(stack):
-    n = 0
-    for c in stack:
-        if c == WILD:
-            n += 1
-    return n
-
 PAIR = "pair"
 RUN = "run"
 
@@ -138,19 +118,6 @@ RUN_POINTS = 10
 RUN_ONE_COLOUR_POINTS = 20
 UNTURNED_POINTS = -5
 UNTURNED_WILD_POINTS = -20
-
-# Reasons (each fits a 21-character screen line)
-WRAP = "runs don't wrap 10-1"
-ONE_WAY = "runs go one way"
-NOT_RUN = "not a run"
-NOT_RUN_OR_PAIR = "not a run or a pair"
-PAIR_IS_2 = "a pair is 2 cards"
-RUN_NEEDS_3 = "run needs 3 cards"
-ONE_CARD = "1 card: not complete"
-TOO_MANY = "too many cards"
-EMPTY = "empty stack"
-PAIR_DONE = "pair is complete"
-RUN_DONE = "run is complete"
 
 
 # Shapes ----------------------------------------------------------------------------
@@ -172,47 +139,36 @@ def is_pair(stack):
     if len(stack) != 2:
         return False
     a, b = stack
-    return a == WILD or b == WILD or number(a) == number(b)
+    return a == WILD or b == WILD or a % NUMBERS == b % NUMBERS
 
 
-def _run_start(stack, step, length, cyclic=False):
-    """The first number of a run of `length` cards stepping by `step` that the
-    stack's cards (its first len(stack) positions) fit, or None. Wilds fit anything.
-    cyclic: numbers compared mod 10 (to tell a wrap from a plain miss)."""
-    first = None
-    for i in range(len(stack)):
-        c = stack[i]
-        if c == WILD:
-            continue
-        a = number(c) - i * step
-        if cyclic:
-            a = (a - 1) % NUMBERS + 1
-        if first is None:
-            first = a
-        elif first != a:
-            return None
-    if cyclic:
-        return first if first is not None else 1
-    candidates = [first] if first is not None else list(range(1, NUMBERS + 1))
-    for a in candidates:
-        last = a + (length - 1) * step
-        if 1 <= a <= NUMBERS and 1 <= last <= NUMBERS:
-            return a
-    return None
+def _fits(stack, wrap=False):
+    """True when the stack's cards (wilds fit anything) are the first len(stack)
+    cards of a run of 3 stepping +1 or -1 in the order laid, from 1 to 10 (wrap:
+    numbers compared mod 10, to tell a wrap from a plain miss)."""
+    for step in (1, -1):
+        first = None
+        for i in range(len(stack)):
+            c = stack[i]
+            if c == WILD:
+                continue
+            a = c % NUMBERS + 1 - i * step
+            if wrap:
+                a = (a - 1) % NUMBERS + 1
+            if first is None:
+                first = a
+            elif first != a:
+                first = 0  # no run this way
+                break
+        if first is None or (first and (wrap or (1 <= first <= NUMBERS and
+                                                 1 <= first + 2 * step <= NUMBERS))):
+            return True
+    return False
 
 
 def is_run(stack):
     """Three cards stepping +1 each or -1 each in the order laid, no wrap."""
-    if len(stack) != 3:
-        return False
-    return _run_start(stack, 1, 3) is not None or _run_start(stack, -1, 3) is not None
-
-
-def is_run_start(stack):
-    """The first two cards of some run (a third card could complete it)."""
-    if len(stack) != 2:
-        return False
-    return _run_start(stack, 1, 3) is not None or _run_start(stack, -1, 3) is not None
+    return len(stack) == 3 and _fits(stack)
 
 
 def complete_kind(stack):
@@ -224,92 +180,74 @@ def complete_kind(stack):
     return None
 
 
-def _wraps(stack):
-    return (_run_start(stack, 1, 3, True) is not None
-            or _run_start(stack, -1, 3, True) is not None)
-
-
-def _three_card_reason(stack):
-    """Why three cards are not a run."""
-    if _wraps(stack):
-        return WRAP
-    nums = [number(c) for c in stack if c != WILD]
-    same = True
-    for n in nums:
-        if n != nums[0]:
-            same = False
-    if same:
-        return PAIR_IS_2
-    a, b, c = stack
-    if a != WILD and b != WILD and c != WILD:
-        d1 = number(b) - number(a)
-        d2 = number(c) - number(b)
-        if (d1 == 1 or d1 == -1) and (d2 == 1 or d2 == -1):
-            return ONE_WAY
-    return NOT_RUN
-
-
-def _adjacent(stack):
-    """Two cards whose numbers could be neighbours (wilds could be anything)."""
-    a, b = stack
-    if a == WILD or b == WILD:
-        return True
-    d = number(a) - number(b)
-    return d == 1 or d == -1
-
-
 # The checker ---------------------------------------------------------------------------
+
+def _reason(stack, turned):
+    """turned_reason (turned) or unturned_reason."""
+    n = len(stack)
+    if n == 0:
+        return "empty stack"
+    if n == 1:
+        return "1 card: not complete" if turned else None
+    if n == 2:
+        if turned:
+            if is_pair(stack):
+                return None
+            a, b = stack
+            d = a % NUMBERS - b % NUMBERS
+            if a == WILD or b == WILD or d == 1 or d == -1:  # neighbours: a run could follow
+                return "run needs 3 cards"
+            return "not a run or a pair"
+        if _fits(stack):  # the first two cards of some run
+            return None
+        if is_pair(stack):
+            return "pair is complete"
+        if _fits(stack, True):
+            return "runs don't wrap 10-1"
+        return "not a run or a pair"
+    if n == 3:
+        if _fits(stack):
+            return None if turned else "run is complete"
+        # why three cards are not a run
+        if _fits(stack, True):
+            return "runs don't wrap 10-1"
+        nums = [c % NUMBERS for c in stack if c != WILD]
+        if nums.count(nums[0]) == len(nums):
+            return "a pair is 2 cards"
+        a, b, c = stack
+        if a != WILD and b != WILD and c != WILD:
+            d1 = b % NUMBERS - a % NUMBERS
+            d2 = c % NUMBERS - b % NUMBERS
+            if (d1 == 1 or d1 == -1) and (d2 == 1 or d2 == -1):
+                return "runs go one way"
+        return "not a run"
+    return "too many cards"
+
 
 def turned_reason(stack):
     """None when the stack is complete (may be turned), else why not."""
-    n = len(stack)
-    if n == 0:
-        return EMPTY
-    if n == 1:
-        return ONE_CARD
-    if n == 2:
-        if is_pair(stack):
-            return None
-        return RUN_NEEDS_3 if _adjacent(stack) else NOT_RUN_OR_PAIR
-    if n == 3:
-        return None if is_run(stack) else _three_card_reason(stack)
-    return TOO_MANY
+    return _reason(stack, True)
 
 
 def unturned_reason(stack):
     """None when the stack may stand on the table unturned: a single card, or the
     first two cards of a run (a pair with a wild qualifies when a run could still
     follow); else why not."""
-    n = len(stack)
-    if n == 0:
-        return EMPTY
-    if n == 1:
-        return None
-    if n == 2:
-        if is_run_start(stack):
-            return None
-        if is_pair(stack):
-            return PAIR_DONE
-        if _wraps(stack):
-            return WRAP
-        return NOT_RUN_OR_PAIR
-    if n == 3:
-        return RUN_DONE if is_run(stack) else _three_card_reason(stack)
-    return TOO_MANY
+    return _reason(stack, False)
 
 
 def can_stand(stack):
-    return unturned_reason(stack) is None
+    return _reason(stack, False) is None
 
 
 def check_turned(stack):
-    reason = turned_reason(stack)
+    reason = _reason(stack, True)
     if reason is not None:
         raise IllegalAction(reason)
 
 
 def check_unturned(stack):
-    reason = unturned_reason(stack)
+    reason = _reason(stack, False)
     if reason is not None:
         raise IllegalAction(reason)
 
@@ -330,7 +268,7 @@ def unturned_points(stack):
     """What an unturned stack costs: -5, and -20 more per wild. Raises if it could
     not stand on the table."""
     check_unturned(stack)
-    return UNTURNED_POINTS + UNTURNED_WILD_POINTS * wild_count(stack)
+    return UNTURNED_POINTS + UNTURNED_WILD_POINTS * stack.count(WILD)
 
 
 def describe(stack):
@@ -339,7 +277,7 @@ def describe(stack):
     kind = complete_kind(stack)
     if kind is not None:
         return (kind, turned_points(stack), None)
-    reason = unturned_reason(stack)
+    reason = _reason(stack, False)
     if reason is None:
         return ("open", unturned_points(stack), None)
     return (None, 0, reason)

@@ -10,15 +10,12 @@ they run), OK saves the line (a refusal shows the core's reason and nothing
 changes), BACK leaves without saving, a long BACK goes home.
 """
 
-from core import stackdeck_counts as ct
+from core.stackdeck_counts import FIELDS, MAX_COUNT, format_counts, points
 from core.errors import IllegalAction
 from firmware import buttons as b
 from firmware import ui
 from firmware.screen import Screen, is_step
 from firmware.screens.stackdeck import view as v
-
-ROW_LABELS = ("Pairs", "Runs", "Untrn")
-COL_LABELS = ("1col", "1col", "wild")
 
 
 class CountsScreen(Screen):
@@ -26,15 +23,15 @@ class CountsScreen(Screen):
         Screen.__init__(self, app)
         self.target = target
         self.p = p
-        self.counts = [0] * ct.FIELDS
+        self.counts = [0] * FIELDS
         self.index = 0
 
     def on_button(self, kind, button):
         if button in (b.UP, b.DOWN) and is_step(kind):
-            self.index = (self.index + (1 if button == b.DOWN else -1)) % ct.FIELDS
+            self.index = (self.index + (1 if button == b.DOWN else -1)) % FIELDS
         elif button in (b.LEFT, b.RIGHT) and is_step(kind):
             n = self.counts[self.index] + (1 if button == b.RIGHT else -1)
-            self.counts[self.index] = max(0, min(ct.MAX_COUNT, n))
+            self.counts[self.index] = max(0, min(MAX_COUNT, n))
         elif button == b.OK and kind == b.SHORT:
             self.save()
             return
@@ -44,7 +41,7 @@ class CountsScreen(Screen):
         self.app.redraw()
 
     def save(self):
-        line = "P%d counts %s" % (self.p, ct.format_counts(self.counts))
+        line = "P%d counts %s" % (self.p, format_counts(self.counts))
         try:
             self.target.add(line)
         except IllegalAction as e:
@@ -52,14 +49,14 @@ class CountsScreen(Screen):
             return
         self.app.beep()
         self.app.pop()
-        self.app.toast("saved " + v.signed(ct.points(self.counts)))
+        self.app.toast("saved %s" % v.signed(points(self.counts)))
 
     def draw(self, fb):
         ui.bar(fb, "%s counts" % v.name(self.app, self.p)[:9])
         for row in range(3):
             y = 11 + row * 10
-            ui.text(fb, ROW_LABELS[row], 0, y)
-            ui.text(fb, COL_LABELS[row], 72, y)
+            ui.text(fb, ("Pairs", "Runs", "Untrn")[row], 0, y)
+            ui.text(fb, ("1col", "1col", "wild")[row], 72, y)
             for col in range(2):
                 i = row * 2 + col
                 x = 48 if col == 0 else 112
@@ -69,4 +66,4 @@ class CountsScreen(Screen):
                     ui.text(fb, text, x, y, 0)
                 else:
                     ui.text(fb, text, x, y)
-        ui.big_center(fb, v.signed(ct.points(self.counts)), 44, 2)
+        ui.big_center(fb, v.signed(points(self.counts)), 44, 2)

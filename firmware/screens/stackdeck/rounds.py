@@ -23,10 +23,5 @@ class HistoryScreen(MenuScreen):
         entries = []
         for r in range(1, len(g.scores) + 1):
             points = " ".join([v.signed(n) for n in g.round_scores(r)])
-            entries.append(("R%d %s" % (r, points), self._editor(r)))
+            entries.append(("R%d %s" % (r, points), lambda r=r: self.edit_round(r)))
         self.set_entries(entries)
-
-    def _editor(self, r):
-        def edit():
-            self.edit_round(r)
-        return edit

@@ -19,6 +19,7 @@ from firmware.screens.stackdeck import view as v
 
 
 class StackDeckScreen(Screen):
+    # Heap (issue 11): few methods, each a name a board never frees
     def __init__(self, app, session):
         Screen.__init__(self, app)
         self.session = session
@@ -33,23 +34,20 @@ class StackDeckScreen(Screen):
         if button == b.OK and kind == b.SHORT:
             if self.game.over:
                 self.app.home()
-            else:
-                self.open_sheet()
+            else:  # the round sheet
+                from firmware.screens.stackdeck.sheet import RoundTarget, SheetScreen
+                self.app.push(SheetScreen(
+                    self.app, RoundTarget(self.session, self.game.current_round(), True),
+                    self.open_history))
         elif button == b.RIGHT and kind == b.PRESS:
             self.open_history()
         elif button == b.BACK and kind == b.SHORT:
-            self.undo()
+            self.app.undo_last(self.session)
         elif button == b.BACK and kind == b.LONG:
             self.app.home()
 
     # The scoreboard opens the sheet and the rounds and hands each the way to the
     # other, so neither imports the other (no import circle).
-
-    def open_sheet(self):
-        from firmware.screens.stackdeck.sheet import RoundTarget, SheetScreen
-        g = self.game
-        self.app.push(SheetScreen(self.app, RoundTarget(self.session, g.current_round(), True),
-                                  self.open_history))
 
     def open_history(self):
         if not self.game.scores:
@@ -63,30 +61,47 @@ class StackDeckScreen(Screen):
         from firmware.screens.stackdeck.sheet import RoundTarget, SheetScreen
         self.app.push(SheetScreen(self.app, RoundTarget(self.session, r, False)))
 
-    def undo(self):
-        self.app.undo_last(self.session)
-
     def toast_place(self):
         return "top"  # the bottom row holds the last player's total
 
     # Drawing -------------------------------------------------------------------
 
     def draw(self, fb):
-        if self.game.over:
-            self.draw_final(fb)
-        else:
-            self.draw_board(fb)
-
-    def draw_board(self, fb):
         g = self.game
+        app = self.app
+        totals = g.totals()
+        rows = []
+        if g.over:  # the final standings
+            winners = g.winners()
+            if len(winners) == 1:
+                title = v.name(app, winners[0]) + " wins!"
+            else:
+                title = "Tie: " + " ".join([v.name(app, p) for p in winners])
+                if len(title) > ui.COLS:
+                    title = "Tie: %d winners" % len(winners)
+            ui.bar(fb, title if len(title) <= ui.COLS else "Final standings")
+            for p in sorted(range(1, g.players + 1), key=lambda p: (-totals[p - 1], p)):
+                rank = 1 + len([t for t in totals if t > totals[p - 1]])
+                rows.append(("%d %s" % (rank, v.name(app, p)), "winner" if p in winners else "",
+                             str(totals[p - 1]), p in winners))
+            v.draw_rows(fb, rows)
+            return
         r = g.current_round()
-        ui.bar(fb, *self.title_and_hint(r))
+        # The title bar: the round, and on its right what OK and RIGHT open (both keys
+        # are otherwise invisible here), shortened to fit.
+        n = g.options["rounds"]
+        hint = "OK:sheet >:hist" if g.scores else "OK:sheet"
+        title = "Round %d of %d" % (r, n)
+        for t in (title, "R%d of %d" % (r, n), "R%d/%d" % (r, n)):
+            if len(t) + 1 + len(hint) <= ui.COLS:
+                ui.bar(fb, t, 0, hint)
+                break
+        else:
+            ui.bar(fb, title)
         dealer = g.dealer_of(r)
         first = g.first_of(r)
         prov = g.provisional()
         out = g.open.out if g.open is not None else []
-        totals = g.totals()
-        rows = []
         for p in range(1, g.players + 1):
             mark = "D " if p == dealer else "> " if p == first else "  "
             sub = ""
@@ -94,35 +109,5 @@ class StackDeckScreen(Screen):
                 sub = "now " + v.signed(prov[p - 1])
                 if p in out:
                     sub += " out"
-            rows.append((mark + v.name(self.app, p), sub, str(totals[p - 1]), False))
-        v.draw_rows(fb, rows)
-
-    def title_and_hint(self, r):
-        """The title bar: the round, and on its right what OK and RIGHT open (both
-        keys are otherwise invisible here), shortened to fit."""
-        n = self.game.options["rounds"]
-        hint = "OK:sheet >:hist" if self.game.scores else "OK:sheet"
-        for title in ("Round %d of %d" % (r, n), "R%d of %d" % (r, n), "R%d/%d" % (r, n)):
-            if len(title) + 1 + len(hint) <= ui.COLS:
-                return title, 0, hint
-        return "Round %d of %d" % (r, n), 0, ""
-
-    def draw_final(self, fb):
-        g = self.game
-        totals = g.totals()
-        winners = g.winners()
-        if len(winners) == 1:
-            title = v.name(self.app, winners[0]) + " wins!"
-        else:
-            title = "Tie: " + " ".join([v.name(self.app, p) for p in winners])
-            if len(title) > ui.COLS:
-                title = "Tie: %d winners" % len(winners)
-        ui.bar(fb, title if len(title) <= ui.COLS else "Final standings")
-        order = sorted(range(1, g.players + 1), key=lambda p: (-totals[p - 1], p))
-        rows = []
-        for p in order:
-            rank = 1 + len([t for t in totals if t > totals[p - 1]])
-            rows.append(("%d %s" % (rank, v.name(self.app, p)), "winner" if p in winners else "",
-                         str(totals[p - 1]),
-                         p in winners))
+            rows.append((mark + v.name(app, p), sub, str(totals[p - 1]), False))
         v.draw_rows(fb, rows)

@@ -62,29 +62,23 @@ class RoundTarget:
         return [a[0] for _, a in self.actions() if a[1] == "out"]
 
     def add(self, line):
-        if self.live:
-            self.session.push(line)
-        else:
-            self._edit(self.lines() + [line])
-
-    def set_out(self, p):
-        """p went out. Editing an ended round moves the `out` to p (a round ends
-        with exactly one out); live, it is a new line like any other."""
-        line = "P%d out" % p
+        """A new entry line. Live, a new line like any other; editing an ended round,
+        `PX out` moves the round's `out` to PX (a round ends with exactly one out)."""
         if self.live:
             self.session.push(line)
             return
-        lines = [x for x in self.lines() if not x.endswith(" out")]
-        self._edit(lines + [line])
-
-    def remove(self, i):
         lines = self.lines()
-        if not 0 <= i < len(lines):
-            raise IllegalAction("no such entry")
-        del lines[i]
-        self._edit(lines)
+        if line.endswith(" out"):
+            lines = [x for x in lines if not x.endswith(" out")]
+        self.edit(lines + [line])
 
-    def _edit(self, lines):
+    def edit(self, lines, i=-1):
+        """The round's lines become LINES (without lines[i] when i >= 0): the game
+        and the journal on flash (Session.rewrite), or nothing changed."""
+        if i >= 0:
+            if i >= len(lines):
+                raise IllegalAction("no such entry")
+            del lines[i]
         old = self.game.edit_round(self.r, lines)
         try:
             self.session.rewrite()
@@ -92,6 +86,9 @@ class RoundTarget:
             self.game.edit_round(self.r, old)
             raise IllegalAction("storage full: not saved")
 
+
+# Heap (issue 11): the rows' actions are lambdas (no name each), the screens have few
+# methods: every function name is an interned string a board never frees.
 
 class SheetScreen(MenuScreen):
     def __init__(self, app, target, open_history=None):
@@ -114,17 +111,12 @@ class SheetScreen(MenuScreen):
             label = "%s %s" % (v.name(self.app, p)[:7], v.signed(scores[p - 1]))
             if p in out:
                 label += " out"
-            entries.append((label, self._player(p)))
+            entries.append((label, lambda p=p: self.app.push(PlayerScreen(self.app, t, p))))
         if t.live:
             entries.append(("End round", self.end_round))
             if g.scores and self.open_history is not None:
-                entries.append(("History", self._history))
+                entries.append(("History", self.open_history))
         self.set_entries(entries)
-
-    def _player(self, p):
-        def open_player():
-            self.app.push(PlayerScreen(self.app, self.target, p))
-        return open_player
 
     def end_round(self):
         g = self.target.game
@@ -146,9 +138,6 @@ class SheetScreen(MenuScreen):
         else:
             self.app.toast("round %d scored" % r)
 
-    def _history(self):
-        self.open_history()
-
 
 class PlayerScreen(MenuScreen):
     def __init__(self, app, target, p):
@@ -161,49 +150,43 @@ class PlayerScreen(MenuScreen):
         p = self.p
         self.title = "%s %s" % (v.name(self.app, p)[:10], v.signed(t.scores()[p - 1]))
         entries = [
-            ("Counts", self._counts),
-            ("Turned stack", self._stack(True)),
-            ("Unturned stack", self._stack(False)),
+            ("Counts", lambda: self.open(0)),
+            ("Turned stack", lambda: self.open(1)),
+            ("Unturned stack", lambda: self.open(2)),
         ]
         if p not in t.out():
-            entries.append(("Went out", self._out))
+            entries.append(("Went out", lambda: self.commit("P%d out" % p, -1)))
         for i, action in t.actions(p):
-            entries.append((v.entry_words(t.game, action), self._remover(i, action)))
+            entries.append((v.entry_words(t.game, action),
+                            lambda i=i, action=action: self.open(3, i, action)))
         self.set_entries(entries)
 
-    def _counts(self):
-        from firmware.screens.stackdeck.counts import CountsScreen
-        self.app.push(CountsScreen(self.app, self.target, self.p))
-
-    def _stack(self, turned):
-        def open_builder():
+    def open(self, what, i=-1, action=None):
+        """Open the counters (0), a turned (1) or unturned (2) stack, or ask to remove
+        entry i (3); each module is loaded when it is opened."""
+        app = self.app
+        if what == 0:
+            from firmware.screens.stackdeck.counts import CountsScreen
+            app.push(CountsScreen(app, self.target, self.p))
+        elif what < 3:
             from firmware.screens.stackdeck.stack import StackScreen
-            self.app.push(StackScreen(self.app, self.target, self.p, turned))
-        return open_builder
-
-    def _out(self):
-        if self.commit(lambda: self.target.set_out(self.p)):
-            self.app.toast("%s went out" % v.name(self.app, self.p))
-            self.enter()
-
-    def _remover(self, i, action):
-        def ask():
+            app.push(StackScreen(app, self.target, self.p, what == 1))
+        else:
             from firmware.screens.confirm import ConfirmScreen
             line = self.target.game.format(action)
-            self.app.push(ConfirmScreen(self.app, "Remove %s?" % line, lambda: self._remove(i)))
-        return ask
+            app.push(ConfirmScreen(app, "Remove %s?" % line, lambda: self.commit(None, i)))
 
-    def _remove(self, i):
-        if self.commit(lambda: self.target.remove(i)):
-            self.app.toast("removed")
-            self.enter()
-
-    def commit(self, change):
-        """Run a change of the round; a refusal shows the core's reason. -> True if done."""
+    def commit(self, line, i):
+        """Went out (line), or remove entry i; a refusal shows the core's reason."""
+        t = self.target
         try:
-            change()
+            if line is not None:
+                t.add(line)
+            else:
+                t.edit(t.lines(), i)
         except IllegalAction as e:
             self.app.refuse(e.reason)
-            return False
+            return
         self.app.beep()
-        return True
+        self.app.toast("removed" if line is None else "%s went out" % v.name(self.app, self.p))
+        self.enter()

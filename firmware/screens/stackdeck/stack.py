@@ -15,8 +15,7 @@ from firmware import ui
 from firmware.screen import Screen, is_step
 from firmware.screens.stackdeck import view as v
 
-WILD_INDEX = st.NUMBERS + 1  # after 10 comes W
-MAX_CARDS = 3
+# the number index 11 is W (after 10); a stack holds at most 3 cards
 
 
 class StackScreen(Screen):
@@ -32,14 +31,14 @@ class StackScreen(Screen):
 
     @property
     def card(self):
-        if self.number == WILD_INDEX:
+        if self.number == 11:
             return st.WILD
         return st.make(self.number, self.colour)
 
     def on_button(self, kind, button):
         if button in (b.UP, b.DOWN) and is_step(kind):
             step = 1 if button == b.UP else -1
-            self.number = (self.number - 1 + step) % WILD_INDEX + 1
+            self.number = (self.number - 1 + step) % 11 + 1
         elif button in (b.LEFT, b.RIGHT) and is_step(kind):
             self.colour = (self.colour + (1 if button == b.RIGHT else -1)) % 5
         elif button == b.OK and kind == b.SHORT:
@@ -58,8 +57,8 @@ class StackScreen(Screen):
         self.app.redraw()
 
     def add(self):
-        if len(self.stack) >= MAX_CARDS:
-            self.app.toast(st.TOO_MANY)
+        if len(self.stack) >= 3:
+            self.app.toast("too many cards")
             return
         card = self.card
         if card != st.WILD and card in self.stack:

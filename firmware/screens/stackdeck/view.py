@@ -6,8 +6,6 @@ a match entered by counters never loads it.
 
 from firmware import ui
 
-TOP = 8  # the rows start under the title bar
-
 
 def name(app, p):
     """Player p's name from the settings (1-based)."""
@@ -18,17 +16,17 @@ def signed(n):
     return "+%d" % n if n > 0 else "%d" % n
 
 
-def draw_rows(fb, rows, y0=TOP):
+def draw_rows(fb, rows):
     """One row per player: (left text, second text, big number text, inverted).
-    Rows share the height below y0; the big number sits at the right, scale 3 when
+    Rows share the height below the title bar (8 rows of pixels); the big number sits at the right, scale 3 when
     there is room (2 players) and 2 otherwise; with two lines of room the second
     text goes under the first, else after it."""
     n = len(rows)
-    h = (ui.H - y0) // n
+    h = (ui.H - 8) // n
     scale = 3 if h >= 26 else 2
     for i in range(n):
         left, sub, number, inverted = rows[i]
-        y = y0 + i * h
+        y = 8 + i * h
         ink = 1
         if inverted:
             fb.fill_rect(0, y, ui.W, h, 1)
