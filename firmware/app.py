@@ -229,19 +229,20 @@ class App:
             return "Saved game not loaded (%s): kept as %s" % (name, aside)
         return "Saved game not loaded (%s)" % name
 
-    def forget_modules(self):
+    def forget_modules(self, shown=()):
         """Back on the home screen (MicroPython only): drop the modules loaded since
         start that nothing shown needs any more (game screens, settings pages, History,
         other games' rules), so the heap holds the home menu and the game in play
         (its rules modules stay while it is loaded). A module is imported again, from
-        flash, when it is next needed."""
+        flash, when it is next needed. `shown`: the modules of a screen over home that
+        stay (History lets the rest go when it opens)."""
         if self._resident is None or sys.implementation.name != "micropython":
             return
         self._toast_owner = None  # a closed screen must not stay alive through it
         keep = self._resident
         game = self._game_modules
         for name in list(sys.modules):
-            if name in keep or name in game:
+            if name in keep or name in game or name in shown:
                 continue
             if getattr(sys.modules[name], "_said", None) is not None:
                 continue  # firmware.archive holds a message for History

@@ -35,9 +35,11 @@ oldest archived games too (`make_room`, from firmware.session): a full flash nev
 costs the game in play. A game bigger than the whole budget is not kept (said).
 
 Heap on the board: this module is loaded only while a game is archived (a new game
-over one), while History is open, and for a drop for room; it is dropped again after
-each (firmware.screens.home_menu, make_room_for, the app at the home menu). What a drop
-for room says waits for History in firmware.modules.said.
+over one, or History opened on a game that is over), for a repair or a rebuild of the
+index, and for a drop for room; it is dropped again after each
+(firmware.screens.home_menu, firmware.screens.history, make_room_for). History reads
+the index with firmware/archive_read.py alone (Index, Pager, Row: this module builds on
+them). What a drop for room says waits for History in firmware.modules.said.
 
 Steps of `keep` (each survives a power cut; `check` repairs at the next start):
     1. rename game.txt -> archive/NNNNN.txt   the commit: the game is archived
@@ -50,7 +52,7 @@ than `first` are left: `check` removes them. Dropping for room during play remov
 file first (the flash is full), then writes the index: a row whose file is gone is
 dropped by `check`.
 
-Reading (History): `Pager` reads the index a row at a time from the end (newest
+Reading (History, firmware/archive_read.py): `Pager` reads the index a row at a time from the end (newest
 first), in chunks, keeping only the rows shown: no read of the transcripts, nothing
 that grows with the number of games. A row or header whose seal fails: the index is
 rebuilt from the transcripts (`rebuild`).
@@ -59,37 +61,18 @@ rebuilt from the transcripts (`rebuild`).
 import gc
 
 from firmware import journal as jr
-from firmware.storage import Storage
+from firmware.archive_read import (FOLDER, INDEX, ROW_MAX, Damaged, Index,  # noqa: F401
+                                    Pager, Row, ended, join, name_of, take_said, why)
+from firmware.archive_read import parse_header as _parse_header
+from firmware.archive_read import unseal as _unseal_line
 
-FOLDER = "archive"
-INDEX = "index.txt"
 IN_PLAY = "game.txt"
 VERSION = "1"
 DEFAULT_KB = 256
 PLAY_ROOM = 96 * 1024  # flash kept free for the game in play (a long match's journal)
-ROW_MAX = 480  # bytes in an index line (8 players x 10 rounds of totals fit)
 EXACT = 16  # margins kept exactly per player before the histogram alone decides
 BINS = 64
 REBASE_EVERY = 64  # actions between rebases while a transcript is replayed
-
-
-
-class Damaged(Exception):
-    pass
-
-
-def take_said():
-    """What the last drop for room said (History shows it once), or None. It is kept in
-    firmware.modules, which stays loaded: this module need not (heap on the board)."""
-    from firmware import modules
-    s = modules.said
-    modules.said = None
-    return s
-
-
-def name_of(seq):
-    s = str(seq)
-    return "0" * (5 - len(s)) + s + ".txt"
 
 
 def seq_of(name):
@@ -176,13 +159,6 @@ class Margins:
 
 
 # -- a transcript's summary ----------------------------------------------------------
-def _ended(game):
-    mw = getattr(game, "match_winner", None)
-    if mw is not None:
-        return mw() is not None
-    return bool(game.over)
-
-
 def summarize(storage, name):
     """Replay a transcript (streaming, the history forgotten as it goes) and return
     its row without seq/status/cost: (game, players, moves, ended, winners, scores,
@@ -236,7 +212,7 @@ def summarize(storage, name):
             gc.collect()
     if not pushed:
         return None
-    ended = _ended(game)
+    over = ended(game)
     state = game.state()
     if stress:
         winners = [state["match_winner"]] if state["match_winner"] else []
@@ -260,7 +236,7 @@ def summarize(storage, name):
         scores = list(state["piles_won"])
         piles = state["piles"]
         extra = "p=" + ".".join(["%s%d" % (s, piles[s]["owner"] or 0) for s in "HSDC" if s in piles])
-    return (game.NAME, game.players, game.moves, ended, winners, scores, extra)
+    return (game.NAME, game.players, game.moves, over, winners, scores, extra)
 
 
 def row_text(seq, status, cost, summary):
@@ -274,71 +250,8 @@ def row_text(seq, status, cost, summary):
     return text
 
 
-class Row:
-    """One index line, parsed."""
-
-    def __init__(self, text):
-        w = text.split(" ")
-        if len(w) < 8 or not w[0].isdigit():
-            raise Damaged("row")
-        self.seq = int(w[0])
-        self.game = w[1]
-        self.players = int(w[2])
-        self.status = w[3]
-        self.cost = int(w[4])
-        self.moves = int(w[5])
-        self.winners = [] if w[6] == "-" else [int(x) for x in w[6].split("+")]
-        self.scores = [int(x) for x in w[7].split(",")] if w[7] else []
-        self.extra = w[8] if len(w) > 8 else ""
-
-    def rounds(self):
-        """Stack the Deck: [[totals after round 1], ...]."""
-        if not self.extra.startswith("r=") or self.extra == "r=-":
-            return []
-        return [[int(v) for v in part.split(",")] for part in self.extra[2:].split("/")]
-
-    def calls(self):
-        """Stress: [(won, tied, false, median_us), ...] per player."""
-        if not self.extra.startswith("c="):
-            return []
-        out = []
-        for part in self.extra[2:].split(","):
-            v = [int(x) for x in part.split(":")]
-            out.append((v[0], v[1], v[2], v[3]))
-        return out
-
-    def piles(self):
-        """Stack 31: [(suit, owner or 0), ...]."""
-        if not self.extra.startswith("p="):
-            return []
-        return [(p[0], int(p[1:])) for p in self.extra[2:].split(".") if p]
-
-
-def _parse_header(text):
-    w = text.split(" ")
-    if len(w) != 10 or w[0] != "archive" or w[2] != "next" or w[4] != "first" \
-            or w[6] != "games" or w[8] != "bytes":
-        raise Damaged("header")
-    try:
-        return [int(w[3]), int(w[5]), int(w[7]), int(w[9])]
-    except ValueError:
-        raise Damaged("header")
-
-
 def _header_text(h):
     return "archive %s next %d first %d games %d bytes %d" % (VERSION, h[0], h[1], h[2], h[3])
-
-
-def _unseal_line(raw):
-    kind, body = jr.classify(raw)
-    if kind == jr.FILLER and not raw.strip():
-        return None
-    if kind != jr.ACTION and kind != jr.COMMENT:
-        raise Damaged("seal")
-    try:
-        return body.decode("utf-8")
-    except UnicodeError:
-        raise Damaged("text")
 
 
 def _rows(f):
@@ -356,20 +269,11 @@ def _rows(f):
 
 
 # -- the archive -----------------------------------------------------------------------
-class _Folder(Storage):
-    """The archive folder as a Storage (created only when a game is kept)."""
-
-    def __init__(self, fs, root):  # pylint: disable=super-init-not-called
-        self.fs = fs
-        self.root = root
-
-
-class Archive:
+class Archive(Index):
     def __init__(self, storage, budget=DEFAULT_KB * 1024, play_room=PLAY_ROOM):
-        self.root = storage
+        Index.__init__(self, storage)
         self.budget = budget
         self.play_room = play_room
-        self.st = _Folder(storage.fs, storage.root + "/" + FOLDER)
 
     def exists(self):
         return self.root.exists(FOLDER)
@@ -383,21 +287,6 @@ class Archive:
         return (size + bs - 1) // bs * bs
 
     # The index -------------------------------------------------------------------
-    def header(self):
-        """[next, first, games, bytes] and the offset after the header line; raises
-        Damaged. No index: a fresh one's values."""
-        f = self.st.open_read(INDEX)
-        if f is None:
-            return [1, 1, 0, 0], 0
-        try:
-            raw = f.readline(ROW_MAX + 1)
-        finally:
-            f.close()
-        text = _unseal_line(raw) if raw.endswith(b"\n") else None
-        if text is None:
-            raise Damaged("header")
-        return _parse_header(text), len(raw)
-
     def _write_index(self, h, skip, new_rows, keep=None):
         """The index anew (atomic): header h, the old rows after the first `skip`
         (only those `keep(row)` accepts, when given), then new_rows (texts)."""
@@ -497,7 +386,7 @@ class Archive:
         h, _ = self.header()
         cost = self.cost(root.size(IN_PLAY))
         if cost > self.budget:
-            return _join(said, "Game too long for the archive: not kept")
+            return join(said, "Game too long for the archive: not kept")
         k, freed = self._plan_drops(h, cost, root.free())
         seq = h[0]
         root.fs.rename(root.path(IN_PLAY), self.st.path(name_of(seq)))  # 1. the commit
@@ -511,7 +400,7 @@ class Archive:
         self._write_index(nh, k, [text])  # 2.
         self._drop_files(first, new_first)  # 3.
         if k:
-            said = _join(said, "Archive full: %d oldest game%s dropped" % (k, "" if k == 1 else "s"))
+            said = join(said, "Archive full: %d oldest game%s dropped" % (k, "" if k == 1 else "s"))
         return said
 
     def make_room(self, need):
@@ -664,75 +553,6 @@ class Archive:
         return "Archive index rebuilt (%d game%s)" % (rows, "" if rows == 1 else "s")
 
 
-def _join(a, b):
-    if a and b:
-        return a + " / " + b
-    return a or b
-
-
-class Pager:
-    """The index read newest first, one row at a time from the end of the file: the
-    History list keeps only the rows it shows. Damaged: the caller rebuilds."""
-
-    def __init__(self, archive):
-        self.st = archive.st
-        h, self.start = archive.header()
-        self.count = h[2]
-        self.i = -1  # cursor: row i (0 = newest) starts at self.off
-        self.off = 0
-
-    def _end(self):
-        return self.st.size(INDEX)
-
-    def _prev_start(self, f, off):
-        """Start of the line that ends just before `off`."""
-        lo = max(self.start, off - ROW_MAX)
-        f.seek(lo)
-        chunk = f.read(off - lo)
-        k = chunk.rfind(b"\n", 0, len(chunk) - 1)
-        if k < 0:
-            if lo > self.start:
-                raise Damaged("row too long")
-            return lo
-        return lo + k + 1
-
-    def row(self, i):
-        """Row i, newest first (0 .. count-1)."""
-        if not 0 <= i < self.count:
-            raise IndexError(i)
-        f = self.st.open_read(INDEX)
-        if f is None:
-            raise Damaged("gone")
-        try:
-            here = abs(i - self.i) if self.i >= 0 else self.count
-            if self.count - 1 - i < min(here, i):  # nearer the top: from the oldest
-                self.i = self.count - 1
-                self.off = self.start
-            elif self.i < 0 or i < here:  # nearer the end: from the newest
-                self.i = -1
-                self.off = self._end()
-            while self.i < i:  # older: back one line
-                self.off = self._prev_start(f, self.off)
-                self.i += 1
-            while self.i > i:  # newer: forward one line
-                f.seek(self.off)
-                self.off += len(f.readline(ROW_MAX + 1))
-                self.i -= 1
-            f.seek(self.off)
-            raw = f.readline(ROW_MAX + 1)
-        finally:
-            f.close()
-        if not raw.endswith(b"\n"):
-            raise Damaged("torn row")
-        text = _unseal_line(raw)
-        if text is None:
-            raise Damaged("blank row")
-        try:
-            return Row(text)
-        except ValueError:
-            raise Damaged("row")
-
-
 def make_room_for(journal, nbytes, error):
     """The journal could not write nbytes (firmware.session): when the flash is full,
     drop the oldest archived games until they fit. True when some were dropped (write
@@ -781,11 +601,24 @@ def before_new(app):
         app._log(e)
         if app.hw.storage.exists(IN_PLAY):
             app.session = session  # not archived: still the game in play
-            return False, "Not started: %s" % _why(e)
+            return False, "Not started: %s" % why(e)
         return True, None
 
 
-def _why(e):
-    if isinstance(e, OSError):
-        return jr.reason(e).replace(": not saved", "")
-    return "archive error (%s)" % type(e).__name__
+def for_history(app, what):
+    """History's rare paths (firmware.screens.history loads this module for them and
+    lets it go after): "keep" the game in play, which is over (what to say; never
+    raises: "Game not archived: ..." and the game stays in play), "check" or
+    "rebuild" the archive (what to say; Damaged, OSError as Archive's)."""
+    arch = for_app(app)
+    if what == "check":
+        return arch.check()
+    if what == "rebuild":
+        return arch.rebuild()
+    try:
+        said = arch.keep("end")
+        app.session = None  # archived: read-only from now on
+        return said
+    except Exception as e:  # noqa: BLE001
+        app._log(e)
+        return "Game not archived: " + why(e)

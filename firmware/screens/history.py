@@ -5,13 +5,26 @@ Each row: number, game, players and the result ("12 Deck 2p P1 won", "9 S31 3p l
 only the rows on the screen are kept, whatever the number of games. Archived games are
 read-only. A game in play that is over is moved to the archive when History opens (the
 table has left its end screen).
+
+Heap on the board: History reads with firmware.archive_read alone. firmware.archive
+(keeping, repairs, the replay of a transcript through its game's rules) is loaded only
+for a game to archive, a repair or a rebuild, and let go right after, with whatever it
+loaded. When History opens, the home menu's rows and every module loaded since start
+that no page of History needs go (the game in play's rules stay); a game's summary
+(history_game) goes when the list is back; and the app lets all of History go at home.
 """
 
-from firmware import archive as ar
+import sys
+
+from firmware import archive_read as ar
 from firmware import buttons as b
 from firmware import ui
 from firmware.screen import Screen, is_step
 from firmware.screens.history_words import label
+
+# What the list needs (the rest goes when History opens: _trim)
+HERE = ("firmware.archive_read", "firmware.screens.history", "firmware.screens.history_words")
+GAME = "firmware.screens.history_game"
 
 ROWS = ui.ROWS - 1  # 7 under the title
 class HistoryScreen(Screen):
@@ -26,6 +39,8 @@ class HistoryScreen(Screen):
     def enter(self):
         if self.pager is None:
             self._open()
+        elif GAME in sys.modules:  # back from a game's summary
+            _trim(self.app)
         self._fill()
         if self.said:
             self.app.toast(self.said, 4000)
@@ -33,27 +48,34 @@ class HistoryScreen(Screen):
 
     def _open(self):
         app = self.app
-        arch = ar.for_app(app)
+        self.arch = arch = ar.Index(app.hw.storage)
         said = ar.take_said()
         session = app.session
-        if session is not None and session.game is not None and ar._ended(session.game):
-            try:
-                said = ar._join(said, arch.keep("end"))
-                app.session = None  # archived: read-only from now on
-            except Exception as e:  # noqa: BLE001
-                app._log(e)
-                said = ar._join(said, "Game not archived: " + ar._why(e))
+        if session is not None and session.game is not None and ar.ended(session.game):
+            said = ar.join(said, self._rare("keep"))
+        session = None
         try:
-            said = ar._join(said, arch.check())
+            if not arch.sound():
+                said = ar.join(said, self._rare("check"))
             self.pager = ar.Pager(arch)
         except ar.Damaged:
-            said = ar._join(said, arch.rebuild())
+            said = ar.join(said, self._rare("rebuild"))
             self.pager = ar.Pager(arch)
         except OSError as e:
-            said = ar._join(said, "Archive: " + ar._why(e))
+            said = ar.join(said, "Archive: " + ar.why(e))
             self.pager = None
-        self.arch = arch
         self.said = said
+        _trim(app)
+
+    def _rare(self, what):
+        """firmware.archive.for_history(app, what), the module let go after (with what
+        it loaded: the replay's rules) on a board."""
+        from firmware import archive
+        try:
+            return archive.for_history(self.app, what)
+        finally:
+            archive = None
+            _trim(self.app)
 
     def count(self):
         return self.pager.count if self.pager is not None else 0
@@ -73,14 +95,14 @@ class HistoryScreen(Screen):
                 if i not in self.shown:
                     self.shown[i] = self.pager.row(i)
         except (ar.Damaged, ValueError):
-            self.said = ar._join(self.said, self.arch.rebuild())
+            self.said = ar.join(self.said, self._rare("rebuild"))
             self.pager = ar.Pager(self.arch)
             self.shown = {}
             self.index = self.top = 0
             for i in range(min(self.count(), ROWS)):
                 self.shown[i] = self.pager.row(i)
         except OSError as e:
-            self.said = ar._join(self.said, "Archive: " + ar._why(e))
+            self.said = ar.join(self.said, "Archive: " + ar.why(e))
             self.pager = None
             self.shown = {}
 
@@ -123,3 +145,12 @@ class HistoryScreen(Screen):
             h = max(3, span * ROWS // n)
             pos = ui.LINE + (span - h) * self.top // max(1, n - ROWS)
             fb.vline(ui.W - 1, pos, h, 1)
+
+
+def _trim(app):
+    """On a board: only what History's list needs stays loaded, and the game in play's
+    rules (app.forget_modules); the home menu's rows go with their module (home builds
+    them again when shown)."""
+    if sys.implementation.name == "micropython":
+        app.screens[0].entries = None
+        app.forget_modules(HERE)

@@ -94,16 +94,22 @@ def _open(app, module, cls):
 
 def _before_new(app):
     """firmware.archive.before_new: the game in play goes to the archive. The archive is
-    not loaded when there is no game on flash, and unloaded again after it on MicroPython
-    (its code need not sit in the heap through the new game)."""
+    not loaded when there is no game on flash. On MicroPython, once the game is archived
+    every module loaded since start goes (app.forget_modules: the archive, the old
+    game's rules, this menu's), so the new game's rules load into a heap that holds no
+    other game's; nothing holds the new game's class until Session.new loads it again."""
     from firmware.session import JOURNAL
     if not app.hw.storage.exists(JOURNAL):
         return True, None  # nothing to keep (what before_new answers then)
-    from firmware.modules import forget_new_modules
     before = set(sys.modules)
     from firmware.archive import before_new
     answer = before_new(app)
-    forget_new_modules(before)
+    before_new = None
+    if answer[0]:
+        app.forget_modules()
+    else:  # the game stays in play: what the archive loaded goes
+        from firmware.modules import forget_new_modules
+        forget_new_modules(before)
     return answer
 
 
@@ -114,15 +120,16 @@ class NewGameScreen(Screen):
         Screen.__init__(self, app)
         from core.games import game_class
         self.name = name
-        self.cls = game_class(name)
-        players = app.settings.get("players")
-        self.players = min(max(players, self.cls.MIN_PLAYERS), self.cls.MAX_PLAYERS)
+        cls = game_class(name)
+        self.lo = cls.MIN_PLAYERS  # not the class: its module may go (_before_new)
+        self.hi = cls.MAX_PLAYERS
+        self.players = min(max(app.settings.get("players"), self.lo), self.hi)
 
     def on_button(self, kind, button):
         if button in (b.LEFT, b.RIGHT, b.UP, b.DOWN) and is_step(kind):
             step = -1 if button in (b.LEFT, b.DOWN) else 1
             n = self.players + step
-            if self.cls.MIN_PLAYERS <= n <= self.cls.MAX_PLAYERS:
+            if self.lo <= n <= self.hi:
                 self.players = n
                 self.app.redraw()
         elif button == b.OK and kind == b.SHORT:
