@@ -130,7 +130,7 @@ class StackDeck(Game):
             self.over = len(self.scores) >= self.options["rounds"]
             return None
         if verb not in ENTRY_VERBS:
-            raise IllegalAction("unknown: " + verb)
+            raise IllegalAction("unknown: %s" % verb)
         actor = action[0]
         if actor is None or not 1 <= actor <= self.players:
             raise IllegalAction("name the player first")

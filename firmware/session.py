@@ -22,7 +22,9 @@ rare paths in their own modules, loaded when needed and let go after on a board.
 Bounded: a checkpoint every EVERY lines and at round and game boundaries, after which
 the game forgets (rebase) all but the last EVERY..2*EVERY actions, so history, undo
 and resume cost the same at line 100 and line 10,000. Undo goes back at least EVERY
-actions (to the base checkpoint).
+actions (to the base checkpoint). The checkpoints to rebase onto are kept as where
+they lie in the journal (a few offsets, never their text: a Stack the Deck checkpoint
+holds every ended round); the one a rebase takes is read back from flash then.
 """
 
 import gc
@@ -101,7 +103,9 @@ class Session:
         self.fill = 0
         self.undoing = False
         self.since = 0  # lines written since the last valid checkpoint
-        self.ring = []  # (moves, lines, offset after its end record), oldest first
+        # checkpoints to rebase onto, oldest first: (moves, offset of the block,
+        # offset after its end record)
+        self.ring = []
         self.checkpoints = True  # the game can write them
         self.report = None
         self.details = None
@@ -231,19 +235,60 @@ class Session:
         except IllegalAction:
             self.checkpoints = False  # this game writes none: plain journal
             return
+        j = self.journal
         try:
-            end = self.journal.write_checkpoint(self.header + lines, game.moves)
+            start = j._size()
+            end = j.write_checkpoint(self.header + lines, game.moves)
         except OSError:
             return  # no room: the journal stays valid, only longer to resume
+        lines = None
         self.since = 0
-        self._remember(game.moves, lines, end)
+        self._remember(game.moves, start, end)
         self._rebase()
 
-    def _remember(self, moves, lines, end):
+    def _remember(self, moves, start, end):
+        """A checkpoint written (or found at resume) at [start, end) of the journal.
+        The ring keeps RING of them at least EVERY // 2 moves apart (the newest
+        replaces the last kept when it is closer), so it always holds one at least
+        EVERY moves back to rebase onto, however often a game checkpoints (Stack
+        the Deck: at every `out` and `end`)."""
         ring = self.ring
-        ring.append((moves, lines, end))
+        if len(ring) >= 2 and moves - ring[-2][0] < self.EVERY // 2:
+            ring[-1] = (moves, start, end)
+            return
+        ring.append((moves, start, end))
         if len(ring) > self.RING:
             del ring[0]
+
+    def _block(self, start, end):
+        """The game's lines of the checkpoint block at [start, end) of the journal, read
+        back and checked (its seals, its end record), or None."""
+        j = self.journal
+        f = j.storage.open_read(j.name)
+        if f is None:
+            return None
+        texts = []
+        try:
+            f.seek(start)
+            while start < end:
+                raw = f.readline(jr.LINE_MAX + 1)
+                start += len(raw)
+                body = jr.sealed_body(raw.rstrip(b"\r\n")) if raw else None
+                if body is None:
+                    return None
+                if body[:3] != b"#= ":
+                    break
+                texts.append(body[3:].decode())
+            e = body[3:].split() if body[:3] == b"#] " else ()
+            h = len(self.header)
+            if start == end and len(e) == 3 and int(e[0]) == len(texts) and \
+                    int(e[2], 16) == jr.block_crc(texts) and texts[:h] == self.header:
+                return texts[h:]
+        except ValueError:  # UnicodeError too
+            pass
+        finally:
+            f.close()
+        return None
 
     def _rebase(self):
         """Forget the actions before the newest checkpoint at least EVERY back, once
@@ -257,13 +302,18 @@ class Session:
                 target = c
         if target is None:
             return
-        base_moves = game.moves - len(game.history)
-        m = target[0] - base_moves
+        m = target[0] - (game.moves - len(game.history))
         if m <= 0:
             return
-        game.rebase(m, target[1])
-        self.journal.forget_through(target[2])
         self.ring = [c for c in self.ring if c[0] > target[0]]
+        lines = self._block(target[1], target[2])
+        if lines is None:
+            return  # damaged on flash since: the next checkpoint rebases
+        try:
+            game.rebase(m, lines)
+        except IllegalAction:
+            return
+        self.journal.forget_through(target[2])
 
     # Resume ------------------------------------------------------------------------
 

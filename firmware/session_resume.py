@@ -127,6 +127,7 @@ def _replay(s, start):
     torn = None  # (offset, length, kind)
     no_break = False
     stream_cp = None  # an in-RAM checkpoint while streaming without one on flash
+    first = 0
     for kind, body, off, length, brk in jr.records(j, start):
         lines += 1
         if lines % 32 == 0:
@@ -154,6 +155,8 @@ def _replay(s, start):
                 # history bounded with one in RAM
                 stream_cp = _stream_rebase(s, stream_cp, off + length)
         elif kind == CK_LINE:
+            if not block:
+                first = off  # where the block starts
             block.append(body[3:].decode())
             if len(block) > 200:
                 block = []
@@ -162,7 +165,7 @@ def _replay(s, start):
             if e is not None and e[0] == len(block) and block_crc(block) == e[2] \
                     and e[1] == game.moves:
                 j.stack_push(off, length, CK_END)
-                s._remember(e[1], _split_block(block)[1], off + length)
+                s._remember(e[1], first, off + length)
                 since = 0
                 stream_cp = None
                 if len(game.history) > 2 * EVERY:

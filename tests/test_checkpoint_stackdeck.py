@@ -205,3 +205,62 @@ def test_STD_35_damaged_checkpoints_are_refused_or_round_trip(players, steps, da
     again = StackDeck(players)
     again.restore(fresh.checkpoint())
     same(fresh, again)
+
+
+def test_STD_35_a_long_match_keeps_its_history_and_checkpoints_bounded(tmp_path):
+    # Stack the Deck checkpoints at every `out` and `end`, so a ring that kept the last
+    # few checkpoints never held one EVERY moves back: the history grew with the match,
+    # and each kept checkpoint was a copy of every ended round. The ring keeps offsets
+    # into the journal (at least EVERY // 2 moves apart) and a rebase reads its target
+    # back from flash.
+    from firmware.journal import Journal
+    from firmware.session import Session
+    from firmware.storage import Storage
+    root = str(tmp_path)
+    s = Session.new(Journal(Storage(root), "game.txt"), "stackdeck", 4, {"rounds": 40})
+    longest = 0
+    for r in range(40):
+        for p in range(1, 5):
+            s.push("P%d counts %d %d 1 0 0 0" % (p, (r + p) % 2, (r * p) % 2))
+            longest = max(longest, len(s.game.history))
+        s.push("P%d out" % (1 + r % 4))
+        if r < 39:
+            s.push("end")
+        longest = max(longest, len(s.game.history))
+        for c in s.ring:
+            assert all(isinstance(x, int) for x in c)
+        assert len(s.ring) <= Session.RING
+    assert r == 39 and s.game.base_checkpoint() is not None
+    assert longest <= 2 * Session.EVERY + 6  # a round's lines past the bound at most
+    for _ in range(Session.EVERY):  # undo goes back at least EVERY actions
+        s.undo()
+    want = s.game.to_json()
+    again, report = Session.resume(Journal(Storage(root), "game.txt"))
+    assert report is None and again.game.to_json() == want
+    for _ in range(3):
+        s.push("P1 counts 1 0 0 0 0 0")
+        again.push("P1 counts 1 0 0 0 0 0")
+    assert again.game.to_json() == s.game.to_json()
+
+
+def test_STD_35_a_rebase_whose_checkpoint_is_damaged_on_flash_waits_for_the_next(tmp_path):
+    from firmware.journal import Journal
+    from firmware.session import Session
+    from firmware.storage import Storage
+    root = str(tmp_path)
+    s = Session.new(Journal(Storage(root), "game.txt"), "stackdeck", 2, {"rounds": 40})
+    path = tmp_path / "game.txt"
+    damaged = 0
+    for r in range(30):
+        s.push("P1 counts 1 0 0 0 0 0")
+        s.push("P2 out")
+        s.push("end")
+        if s.ring and not damaged and len(s.game.history) > 50:
+            # a byte flipped inside the oldest kept checkpoint, the next rebase's target
+            data = bytearray(path.read_bytes())
+            data[s.ring[0][1] + 5] ^= 1
+            path.write_bytes(bytes(data))
+            damaged = len(s.game.history)
+        assert len(s.game.history) <= 3 * Session.EVERY  # the next target comes soon
+    assert damaged and s.game.base_checkpoint() is not None
+    assert s.game.totals() == [150, 0]
