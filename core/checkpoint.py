@@ -18,17 +18,24 @@ END = "end"
 
 
 def pack(tokens, width=WIDTH):
-    """Tokens (strings, no spaces) -> lines of at most `width` characters."""
+    """Tokens (strings, no spaces) -> lines of at most `width` characters. An item may
+    also be several tokens joined by single spaces (a game's line as it formats it):
+    the lines are the same as for its tokens one by one, and a checkpoint's writer
+    needs no list of every token (Stack the Deck's holds every ended round)."""
     lines = []
     line = ""
-    for t in tokens:
-        if not line:
-            line = t
-        elif len(line) + 1 + len(t) <= width:
-            line += " " + t
-        else:
-            lines.append(line)
-            line = t
+    for item in tokens:
+        if (len(line) + 1 if line else 0) + len(item) <= width:
+            line = line + " " + item if line else item
+            continue
+        for t in item.split(" ") if " " in item else (item,):
+            if not line:
+                line = t
+            elif len(line) + 1 + len(t) <= width:
+                line += " " + t
+            else:
+                lines.append(line)
+                line = t
     if line:
         lines.append(line)
     return lines

@@ -177,7 +177,8 @@ class Game:
         if not isinstance(m, int) or not 0 <= m <= len(self.history):
             raise IllegalAction("rebase: 0 to %d" % len(self.history))
         base_lines = tuple(base_lines) if isinstance(base_lines, list) else base_lines
-        reader = cp.Reader(cp.tokens_of(base_lines))
+        # the head is on the first line: no token list of the whole checkpoint
+        reader = cp.Reader(cp.tokens_of(base_lines[:1]))
         if cp.read_head(reader, self.NAME, self.players) != self.moves - len(self.history) + m:
             raise IllegalAction("rebase: not that position")
         del self.history[:m]

@@ -245,14 +245,16 @@ class StackDeck(Game):
     # Checkpoint (STD-35) -----------------------------------------------------------
 
     def _write(self, tokens):
+        # each entry as its line (core.checkpoint.pack places its tokens): a list of
+        # every token of the match would cost some 60 bytes a token on a board
         for record in self.sheets:
             tokens.append("r")
             for a in unpack(record):
-                tokens += self.format(a).split()
+                tokens.append(self.format(a))
         if self.open is not None:
             tokens.append("open")
             for a in self.open.lines:
-                tokens += self.format(a).split()
+                tokens.append(self.format(a))
 
     def _read(self, r):
         from core.stackdeck_extra import read

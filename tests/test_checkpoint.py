@@ -215,3 +215,14 @@ def test_S31_25_damaged_or_garbage_checkpoints_never_crash_nor_change_the_game(n
     again = new_game(name, players)
     again.restore(fresh.checkpoint())
     same(fresh, again)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.text("ab-1", min_size=1, max_size=30), min_size=1, max_size=8),
+                max_size=40), st.integers(20, 120))
+def test_pack_places_a_joined_line_as_its_tokens_one_by_one(items, width):
+    # Stack the Deck's checkpoint hands pack() each entry as its line, not its tokens:
+    # the lines (the journal's bytes) must be those of the tokens one by one.
+    joined = [" ".join(words) for words in items]
+    tokens = [w for words in items for w in words]
+    assert cp.pack(joined, width) == cp.pack(tokens, width)
