@@ -3,11 +3,12 @@
 
 from core.errors import IllegalAction
 
-# name -> (module, class, title for menus)
+# name -> (module, class, title for menus, MIN_PLAYERS, MAX_PLAYERS: the class's own,
+# here too so that a menu can offer them without loading the game)
 GAMES = {
-    "stack31": ("core.stack31", "Stack31", "Stack 31"),
-    "stackdeck": ("core.stackdeck", "StackDeck", "Stack the Deck"),
-    "stress": ("core.stress", "Stress", "Stress"),
+    "stack31": ("core.stack31", "Stack31", "Stack 31", 1, 8),
+    "stackdeck": ("core.stackdeck", "StackDeck", "Stack the Deck", 2, 4),
+    "stress": ("core.stress", "Stress", "Stress", 2, 4),
 }
 ORDER = ("stack31", "stackdeck", "stress")
 

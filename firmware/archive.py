@@ -159,15 +159,26 @@ class Margins:
 
 
 # -- a transcript's summary ----------------------------------------------------------
+class _Reader:
+    """What reading a transcript takes of a Journal (firmware.journal_read's read_header
+    and records): not the undo stack's arrays (3.5 KB) a Journal allocates."""
+    header_ok = None
+
+    def __init__(self, storage, name):
+        self.storage = storage
+        self.name = name
+
+
 def summarize(storage, name):
     """Replay a transcript (streaming, the history forgotten as it goes) and return
     its row without seq/status/cost: (game, players, moves, ended, winners, scores,
     extra), or None when it holds no action. Damage stops the replay where it is."""
     from core.errors import IllegalAction
+    from firmware import journal_read as jrd
     from firmware.session import game_from_header
-    j = jr.Journal(storage, name)
+    j = _Reader(storage, name)
     try:
-        header, off = j.read_header()
+        header, off = jrd.read_header(j)
     except jr.JournalError:
         return None
     if header is None:
@@ -181,7 +192,7 @@ def summarize(storage, name):
     prev = [(0, 0)] * game.players if stress else None
     can_cp = True
     pushed = 0
-    for kind, body, _, _, _ in j.records(off):
+    for kind, body, _, _, _ in jrd.records(j, off):
         if kind == jr.BAD:
             break
         if kind != jr.ACTION:

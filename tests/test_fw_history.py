@@ -174,3 +174,12 @@ def test_a_new_game_with_no_game_on_flash_does_not_load_the_archive(tmp_path):
                          cwd=str(__import__("pathlib").Path(__file__).parent.parent))
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["51", "False"]
+
+
+def test_the_new_game_screen_offers_each_games_own_player_limits():
+    """The home menu's new-game screen takes the limits from core.games (so that the
+    game's rules load only when it starts): they are the classes' own."""
+    from core.games import GAMES, game_class
+    for name, entry in GAMES.items():
+        cls = game_class(name)
+        assert (entry[3], entry[4]) == (cls.MIN_PLAYERS, cls.MAX_PLAYERS), name

@@ -48,10 +48,12 @@ class HistoryScreen(Screen):
 
     def _open(self):
         app = self.app
+        _trim(app)  # before a game is archived: the replay has the heap
         self.arch = arch = ar.Index(app.hw.storage)
         said = ar.take_said()
         session = app.session
         if session is not None and session.game is not None and ar.ended(session.game):
+            session = None
             said = ar.join(said, self._rare("keep"))
         session = None
         try:
@@ -65,7 +67,6 @@ class HistoryScreen(Screen):
             said = ar.join(said, "Archive: " + ar.why(e))
             self.pager = None
         self.said = said
-        _trim(app)
 
     def _rare(self, what):
         """firmware.archive.for_history(app, what), the module let go after (with what

@@ -96,8 +96,8 @@ def _before_new(app):
     """firmware.archive.before_new: the game in play goes to the archive. The archive is
     not loaded when there is no game on flash. On MicroPython, once the game is archived
     every module loaded since start goes (app.forget_modules: the archive, the old
-    game's rules, this menu's), so the new game's rules load into a heap that holds no
-    other game's; nothing holds the new game's class until Session.new loads it again."""
+    game's rules, this menu's), so the new game's rules load (Session.new) into a heap
+    that holds no other game's."""
     from firmware.session import JOURNAL
     if not app.hw.storage.exists(JOURNAL):
         return True, None  # nothing to keep (what before_new answers then)
@@ -118,11 +118,11 @@ class NewGameScreen(Screen):
 
     def __init__(self, app, name):
         Screen.__init__(self, app)
-        from core.games import game_class
         self.name = name
-        cls = game_class(name)
-        self.lo = cls.MIN_PLAYERS  # not the class: its module may go (_before_new)
-        self.hi = cls.MAX_PLAYERS
+        # the game's player limits from core.games: its rules load only when it starts
+        # (after the game in play is archived and its rules let go: _before_new)
+        self.lo = GAMES[name][3]
+        self.hi = GAMES[name][4]
         self.players = min(max(app.settings.get("players"), self.lo), self.hi)
 
     def on_button(self, kind, button):
