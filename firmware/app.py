@@ -18,9 +18,6 @@ from firmware.modules import forget_module
 # when the error was a MemoryError and an import would fail.
 from firmware.screens.error import ErrorScreen
 
-ERROR_LOG = "error.log"
-ERROR_LOG_MAX = 8192
-
 
 class App:
     DIM_CONTRAST = 1
@@ -39,10 +36,8 @@ class App:
         self.session = None
         self.report = None  # what the journal or settings said on start, shown once
         self._dirty = True
-        self._toast = None
-        self._toast_owner = None
-        self._toast_scope = None
-        self._toast_until = 0
+        self._toast = None  # the lines of the message showing, or None
+        self._toast_of = None  # (the screen it belongs to, its toast_scope(), its end)
         self._held = None  # (session, screens) of an entry not yet written (submit)
         self._last_input = hw.clock.ticks_ms()
         self.dimmed = False  # read by screens and tests; set by the loop only
@@ -68,7 +63,8 @@ class App:
     def session(self, session):
         # The rules modules a game in play needs stay loaded with it (forget_modules).
         self._session = session
-        self._game_modules = _core_modules() if session is not None else ()
+        self._game_modules = [n for n in sys.modules if n.startswith("core.")] \
+            if session is not None else ()
 
     # A toast belongs to the screen it was raised on: any change of screen (a push,
     # a pop, home) drops it, so a message never covers the next screen or a dialog.
@@ -106,9 +102,9 @@ class App:
         """A message for a moment (refusals, saves), on the screen now on top and only
         there: where that screen's toast_place() says, the bottom by default."""
         self._toast = ui.wrap(text, ui.COLS - 1)[:2]  # inside the frame
-        self._toast_owner = self.screens[-1] if self.screens else None
-        self._toast_scope = self._toast_owner.toast_scope() if self._toast_owner else None
-        self._toast_until = self.hw.clock.ticks_add(self.hw.clock.ticks_ms(), ms or self.TOAST_MS)
+        owner = self.screens[-1] if self.screens else None
+        self._toast_of = (owner, owner.toast_scope() if owner else None,
+                          self.hw.clock.ticks_add(self.hw.clock.ticks_ms(), ms or self.TOAST_MS))
         self.redraw()
 
     def toast_text(self):
@@ -189,8 +185,14 @@ class App:
         self.session = None  # home must not offer a game that is not loaded
         report = None
         gc.collect()
+        j = self.journal
+        st = j.storage
         try:
-            session, report = Session.resume(self.journal)
+            if st.exists(j.name) or st.exists(j.name + ".new") or st.exists(j.name + ".old"):
+                session, report = Session.resume(j)
+            else:  # no saved game: what a resume finds, without loading its modules
+                session = j.details = None
+                j.size = j.count = j.header_count = 0
         except Exception as e:  # noqa: BLE001 - never a dead board
             session = None
             report = self._set_aside(e)
@@ -238,7 +240,7 @@ class App:
         stay (History lets the rest go when it opens)."""
         if self._resident is None or sys.implementation.name != "micropython":
             return
-        self._toast_owner = None  # a closed screen must not stay alive through it
+        self._toast = self._toast_of = None  # a closed screen must not stay alive through it
         keep = self._resident
         game = self._game_modules
         for name in list(sys.modules):
@@ -278,8 +280,27 @@ class App:
         events, calls = self.hw.buttons.poll(clock.ticks_us())
         now = clock.ticks_ms()
         for kind, button in events:
-            if self._wake(now, kind, button):
-                self.screen.on_button(kind, button)
+            self._last_input = now
+            if self._swallow == button:
+                # Everything that belongs to the waking press (its release, its SHORT
+                # or LONG, which may come after the release) is swallowed; a new press
+                # acts.
+                if kind != b.PRESS:
+                    continue
+                self._swallow = -1
+            if self.asleep or self.dimmed:
+                # A dimmed screen is woken like a sleeping one: the press only
+                # brightens it, so the first press after a pause never acts on a
+                # screen nobody read.
+                if self.asleep:
+                    self.asleep = False
+                    self.fb.poweron()
+                    self.redraw()
+                self.dimmed = False
+                self.apply_display_settings()
+                self._swallow = button if kind == b.PRESS else -1
+                continue
+            self.screen.on_button(kind, button)
         for player, down, t_us in calls:
             self._last_input = now
             self.screen.on_call(player, down, t_us)
@@ -288,11 +309,23 @@ class App:
             self.hw.buzzer.update(now)
         # A message ends between presses: while a button is down (from its first edge)
         # it stays, so a press that changes the screen just then sends one frame.
-        if self._toast is not None and clock.ticks_diff(now, self._toast_until) >= 0 and \
+        if self._toast is not None and clock.ticks_diff(now, self._toast_of[2]) >= 0 and \
                 not any(self.hw.buttons.machine.raw):
             self._toast = None
             self.redraw()
-        self._power_care(now)
+        # Power and screen care: dim, then sleep, after the settings' idle times.
+        if self.screen.awake():
+            self._last_input = now
+        else:
+            idle = clock.ticks_diff(now, self._last_input)
+            sleep_ms = self.settings.get("sleep_s") * 1000
+            dim_ms = self.settings.get("dim_s") * 1000
+            if not self.asleep and sleep_ms and idle >= sleep_ms:
+                self.asleep = True
+                self.fb.poweroff()
+            elif not self.dimmed and not self.asleep and dim_ms and idle >= dim_ms:
+                self.dimmed = True
+                self.fb.contrast(self.DIM_CONTRAST)
         self._write_held()
         if self._dirty and not self.asleep and self.screen.ready():
             self.render()
@@ -310,59 +343,23 @@ class App:
         self.screen.draw(fb)
         screen = self.screen
         place = None
-        if self._toast is not None:
-            if self._toast_owner is screen and screen.toast_scope() == self._toast_scope:
+        lines = self._toast
+        if lines is not None:
+            of = self._toast_of
+            if of[0] is screen and screen.toast_scope() == of[1]:
                 place = screen.toast_place()
             else:
                 self._toast = None  # its view is gone: so is the message
-        if self._toast and place:
-            h = len(self._toast) * 9 + 2
+        if place:
+            h = len(lines) * 9 + 2
             y = 0 if place == "top" else ui.H - h
             fb.fill_rect(0, y, ui.W, h, 0)
             fb.rect(0, y, ui.W, h, 1)
-            for i, line in enumerate(self._toast):
+            for i, line in enumerate(lines):
                 ui.center(fb, line, y + 2 + i * 9)
         fb.show()
         self.frames += 1
         self._dirty = False
-
-    # Power and screen care -------------------------------------------------------
-
-    def _wake(self, now, kind, button):
-        """Note the input; False when the event only wakes the screen."""
-        self._last_input = now
-        if self._swallow == button:
-            # Everything that belongs to the waking press (its release, its SHORT or
-            # LONG, which may come after the release) is swallowed; a new press acts.
-            if kind != b.PRESS:
-                return False
-            self._swallow = -1
-        if self.asleep or self.dimmed:
-            # A dimmed screen is woken like a sleeping one: the press only brightens
-            # it, so the first press after a pause never acts on a screen nobody read.
-            if self.asleep:
-                self.asleep = False
-                self.fb.poweron()
-                self.redraw()
-            self.dimmed = False
-            self.apply_display_settings()
-            self._swallow = button if kind == b.PRESS else -1
-            return False
-        return True
-
-    def _power_care(self, now):
-        if self.screen.awake():
-            self._last_input = now
-            return
-        idle = self.hw.clock.ticks_diff(now, self._last_input)
-        sleep_ms = self.settings.get("sleep_s") * 1000
-        dim_ms = self.settings.get("dim_s") * 1000
-        if not self.asleep and sleep_ms and idle >= sleep_ms:
-            self.asleep = True
-            self.fb.poweroff()
-        elif not self.dimmed and not self.asleep and dim_ms and idle >= dim_ms:
-            self.dimmed = True
-            self.fb.contrast(self.DIM_CONTRAST)
 
     # When something goes wrong -----------------------------------------------------
 
@@ -394,19 +391,11 @@ class App:
     def _log(self, error):
         storage = self.hw.storage
         try:
-            if storage.size(ERROR_LOG) > ERROR_LOG_MAX:
-                storage.remove(ERROR_LOG)
-            storage.append(ERROR_LOG, format_error(error))
+            if storage.size("error.log") > 8192:  # the oldest errors go
+                storage.remove("error.log")
+            storage.append("error.log", format_error(error))
         except Exception:  # noqa: BLE001 - logging must not crash the crash handler
             pass
-
-
-def _core_modules():
-    out = []
-    for name in sys.modules:
-        if name.startswith("core."):
-            out.append(name)
-    return out
 
 
 def format_error(error):

@@ -28,7 +28,7 @@ ButtonMachine
         RELEASE the button came up (every button)
         SHORT   released before LONG_US (with RELEASE; not after a LONG)
         LONG    held for LONG_US (once per hold; then no SHORT on release)
-        REPEAT  buttons in REPEATING only: held REPEAT_DELAY_US, then every REPEAT_US
+        REPEAT  UP DOWN LEFT RIGHT only: held REPEAT_DELAY_US, then every REPEAT_US
     Suggested use: arrows act on PRESS and REPEAT; OK and BACK act on SHORT and LONG.
     Buttons: UP DOWN LEFT RIGHT OK BACK = 0 1 2 3 4 5 (the order of board.NAV_PINS).
 
@@ -66,6 +66,10 @@ REPEAT = const(5)
 
 _MASK = const(0x3FFFFFFF)  # ticks period 2**30
 _HALF = const(0x20000000)
+# ButtonMachine's timing (LONG_US is its attribute: others read it)
+_DEBOUNCE_US = const(20000)
+_REPEAT_DELAY_US = const(400000)
+_REPEAT_US = const(120000)
 
 
 def _diff(end, start):
@@ -75,85 +79,82 @@ def _diff(end, start):
 class EdgeRing:
     def __init__(self, size=64):
         self.size = size
-        self._wrap = 2 * size
-        self._t = array("l", [0] * size)  # ticks_us
-        self._k = bytearray(size)  # source << 1 | down
-        self._c = array("l", (0, 0, 0))  # head, tail (both mod 2*size), overflows
+        # ticks_us of each edge; source << 1 | down; head, tail (both mod 2*size),
+        # overflows
+        self._b = (array("l", [0] * size), bytearray(size), array("l", (0, 0, 0)))
 
     def put(self, source, down, t):
         """Called in the IRQ: no allocation."""
-        c = self._c
+        ts, ks, c = self._b
+        size = self.size
         h = c[0]
         n = h - c[1]
         if n < 0:
-            n += self._wrap
-        if n >= self.size:
+            n += 2 * size
+        if n >= size:
             c[2] += 1
             return
-        i = h % self.size
-        self._t[i] = t
-        self._k[i] = (source << 1) | (down & 1)
+        i = h % size
+        ts[i] = t
+        ks[i] = (source << 1) | (down & 1)
         h += 1
-        if h >= self._wrap:
+        if h >= 2 * size:
             h = 0
         c[0] = h  # publish last
 
     def get(self):
         """Oldest edge as (source, down, t_us), or None when empty."""
-        c = self._c
+        ts, ks, c = self._b
         tl = c[1]
         if tl == c[0]:
             return None
         i = tl % self.size
-        k = self._k[i]
-        e = (k >> 1, k & 1, self._t[i])
+        k = ks[i]
+        e = (k >> 1, k & 1, ts[i])
         tl += 1
-        if tl >= self._wrap:
+        if tl >= 2 * self.size:
             tl = 0
         c[1] = tl
         return e
 
     def __len__(self):
-        n = self._c[0] - self._c[1]
-        return n + self._wrap if n < 0 else n
+        c = self._b[2]
+        n = c[0] - c[1]
+        return n + 2 * self.size if n < 0 else n
 
     @property
     def overflows(self):
-        return self._c[2]
+        return self._b[2][2]
 
 
 class ButtonMachine:
-    DEBOUNCE_US = 20000
     LONG_US = 600000
-    REPEAT_DELAY_US = 400000
-    REPEAT_US = 120000
-    REPEATING = (UP, DOWN, LEFT, RIGHT)
 
     def __init__(self, count=6):
         self.count = count
         # per button: flags in bytearrays, times (ticks_us, 30 bits) in arrays
         self.raw = bytearray(count)  # last raw level, 1 = down
-        self.seen = bytearray(count)  # an edge was ever seen
-        self.pending = bytearray(count)  # raw differs from state, since t_raw
         self.state = bytearray(count)  # debounced level, 1 = down
-        self.long = bytearray(count)  # LONG sent in this hold
-        self.t_raw = array("l", [0] * count)  # time of the last raw edge
-        self.t_burst = array("l", [0] * count)  # first edge of the latest burst
-        self.t_press = array("l", [0] * count)
-        self.t_next = array("l", [0] * count)  # next REPEAT
+        z = [0] * count
+        # seen: an edge was ever seen; pending: raw differs from state, since t_raw;
+        # long: LONG sent in this hold; the times of the last raw edge, of the first
+        # edge of the latest burst, of the press, of the next REPEAT
+        self._per = (bytearray(count), bytearray(count), bytearray(count),
+                     array("l", z), array("l", z), array("l", z), array("l", z))
         self._events = []
 
     def edge(self, button, down, t):
         """A raw edge (down 1/0) of `button` at ticks `t`. Feed edges in time order."""
         for b in range(self.count):
             self._advance(b, t)
+        seen, pending, _, t_raw, t_burst, _, _ = self._per
         down = 1 if down else 0
-        if not self.seen[button] or _diff(t, self.t_raw[button]) >= self.DEBOUNCE_US:
-            self.t_burst[button] = t  # a new burst of edges begins
-            self.seen[button] = 1
+        if not seen[button] or _diff(t, t_raw[button]) >= _DEBOUNCE_US:
+            t_burst[button] = t  # a new burst of edges begins
+            seen[button] = 1
         self.raw[button] = down
-        self.t_raw[button] = t
-        self.pending[button] = 1 if down != self.state[button] else 0
+        t_raw[button] = t
+        pending[button] = 1 if down != self.state[button] else 0
 
     def tick(self, now):
         """Let time run to `now`; returns the events since the last tick (a list)."""
@@ -164,41 +165,43 @@ class ButtonMachine:
         return ev
 
     def _advance(self, b, t):
+        _, pending, long, t_raw, t_burst, t_press, t_next = self._per
         if self.state[b]:
             # held for sure until t, or only until the burst began while edges come
             # (they may be the release) and when they ended open
-            if self.pending[b] or _diff(t, self.t_raw[b]) < self.DEBOUNCE_US:
-                self._timers(b, self.t_burst[b])
+            if pending[b] or _diff(t, t_raw[b]) < _DEBOUNCE_US:
+                self._timers(b, t_burst[b])
             else:
                 self._timers(b, t)
-        if self.pending[b] and _diff(t, self.t_raw[b]) >= self.DEBOUNCE_US:
-            self.pending[b] = 0
+        if pending[b] and _diff(t, t_raw[b]) >= _DEBOUNCE_US:
+            pending[b] = 0
             down = self.raw[b]
             self.state[b] = down
             ev = self._events
             if down:
-                tp = self.t_raw[b]
-                self.t_press[b] = tp
-                self.long[b] = 0
-                self.t_next[b] = (tp + self.REPEAT_DELAY_US) & _MASK
+                tp = t_raw[b]
+                t_press[b] = tp
+                long[b] = 0
+                t_next[b] = (tp + _REPEAT_DELAY_US) & _MASK
                 ev.append((PRESS, b))
                 self._timers(b, t)
             else:
                 ev.append((RELEASE, b))
-                if not self.long[b]:
+                if not long[b]:
                     ev.append((SHORT, b))
 
     def _timers(self, b, limit):
+        _, _, long, _, _, t_press, t_next = self._per
         ev = self._events
-        if b in self.REPEATING:
-            if _diff(limit, self.t_next[b]) >= 0:
+        if b <= RIGHT:  # UP DOWN LEFT RIGHT repeat
+            if _diff(limit, t_next[b]) >= 0:
                 ev.append((REPEAT, b))
-                nxt = (self.t_next[b] + self.REPEAT_US) & _MASK
+                nxt = (t_next[b] + _REPEAT_US) & _MASK
                 if _diff(limit, nxt) >= 0:  # late: skip the missed ones
-                    nxt = (limit + self.REPEAT_US) & _MASK
-                self.t_next[b] = nxt
-        if not self.long[b] and _diff(limit, self.t_press[b] + self.LONG_US) >= 0:
-            self.long[b] = 1
+                    nxt = (limit + _REPEAT_US) & _MASK
+                t_next[b] = nxt
+        if not long[b] and _diff(limit, t_press[b] + self.LONG_US) >= 0:
+            long[b] = 1
             ev.append((LONG, b))
 
 
@@ -208,16 +211,17 @@ class Buttons:
         self.clock = clock
         self.ring = ring = EdgeRing(ring_size)
         inv = 1 if getattr(board, "ACTIVE_LOW", True) else 0
-        self._inv = inv
         pull = Pin.PULL_UP if inv else Pin.PULL_DOWN
         nav = tuple(board.NAV_PINS)
         calls = tuple(getattr(board, "CALL_PINS", ()))
-        self.nav_count = n_nav = len(nav)
+        n_nav = len(nav)
         self.machine = m = ButtonMachine(n_nav)
         self.pins = []
         self.handlers = []  # the IRQ handler of each pin (nav, then calls)
         self._seen_over = 0
-        self._call_level = bytearray(len(calls))
+        # the count of navigation pins, the level of a pressed pin, each call pin's level
+        level = bytearray(len(calls))
+        self._calls = (n_nav, inv, level)
         now = clock.ticks_us()
         trigger = Pin.IRQ_FALLING | Pin.IRQ_RISING
         for src, num in enumerate(nav + calls):
@@ -239,13 +243,13 @@ class Buttons:
                 if down:
                     m.edge(src, 1, now)
             else:
-                self._call_level[src - n_nav] = down
+                level[src - n_nav] = down
 
     def poll(self, now_us=None):
         """-> (events, calls) since the last poll. See the module docstring."""
         now = self.clock.ticks_us() if now_us is None else now_us
         m = self.machine
-        nav = self.nav_count
+        nav, inv, level = self._calls
         calls = []
         ring = self.ring
         e = ring.get()
@@ -255,19 +259,19 @@ class Buttons:
                 m.edge(src, down, t)
             else:
                 i = src - nav
-                self._call_level[i] = down
+                level[i] = down
                 calls.append((i + 1, down, t))
             e = ring.get()
         if ring.overflows != self._seen_over:
             # edges were lost: take the levels the pins show now
             self._seen_over = ring.overflows
             for src in range(len(self.pins)):
-                down = self.pins[src].value() ^ self._inv
+                down = self.pins[src].value() ^ inv
                 if src < nav:
                     if down != m.raw[src]:
                         m.edge(src, down, now)
-                elif down != self._call_level[src - nav]:
-                    self._call_level[src - nav] = down
+                elif down != level[src - nav]:
+                    level[src - nav] = down
                     calls.append((src - nav + 1, down, now))
         return m.tick(now), calls
 

@@ -20,7 +20,7 @@
 
 Settings(storage, autosave=False) saves only on save().
 
-Keys and ranges (firmware.settings_store.KEYS):
+Keys and ranges (the ints' in Settings.INTS, the keys in firmware.settings_store.KEYS):
     players     int 1..8          default 2
     names       8 names           default P1..P8; printable ASCII without '#',
                                   at most NAME_MAX characters, blank -> default
@@ -44,17 +44,38 @@ Nothing here raises on bad data or on a full or read-only flash.
 House rules in words (firmware.settings_rules.RULES): each option a game offers has a
 label, a unit and a ladder of steps for the settings screen; rule_text(key, value) -> "20 ms".
 
-Heap on the board: this module is what a game in play needs (reading the values). The
-rest loads only when it is used and goes again after: firmware.settings_store (KEYS,
-defaults(), the check at boot, changing and saving) and firmware.settings_rules (the
+Heap on the board: this module is what a game in play needs (reading the values), and
+what a normal boot needs: a file in which every key is known and every value already
+valid, with no house rules, is taken as it is (the same values the check would keep).
+The rest loads only when it is used and goes again after (names it interns stay: never
+at a normal boot): firmware.settings_store (KEYS, the check and healing of a file that
+needs it, changing and saving) and firmware.settings_rules (the
 house rules in words, their ladders, the games' own check, and for the settings pages
 game_options(s, "stress"): the game's OPTIONS defaults with the house rules, and
 step_game_option(s, "stress", "tie_window_us", +1) -> None, or why it cannot).
 """
 
+import json
 import sys
 
 _STORE = "firmware.settings_store"
+
+# The ints: key -> (default, low, high); firmware.settings_store uses the same table
+# (Settings.INTS) and defaults().
+_INTS = {
+    "players": (2, 1, 8),
+    "brightness": (128, 0, 255),
+    "dim_s": (30, 0, 600),
+    "sleep_s": (120, 0, 3600),
+    "archive_kb": (256, 32, 1024),  # the archive of past games (firmware/archive.py)
+}
+
+
+def defaults():
+    d = {"names": ["P%d" % i for i in range(1, 9)], "buzzer": True, "rules": {}}
+    for k in _INTS:
+        d[k] = _INTS[k][0]
+    return d
 
 
 def _call(fn, *args):
@@ -74,6 +95,8 @@ def _call(fn, *args):
 
 class Settings:
     _loading = False
+    INTS = _INTS
+    defaults = staticmethod(defaults)
 
     def __init__(self, storage, name="settings.json", autosave=True, load=True):
         self.storage = storage
@@ -83,8 +106,52 @@ class Settings:
         self.report = None
         self.details = None
         self.problem = None
-        self.data = {}  # the values, set by settings_store.start
-        _call("start", self, load)  # defaults, then the file (healed)
+        self.data = defaults()
+        if load and not self._quick():
+            self.load()  # the file checked, healed where it must be
+
+    def _quick(self):
+        """True when the file needs no check (no leftover of a save; every key known
+        and its value as the check keeps it; no house rules, which the games judge) or
+        there is none: its values are taken. False: firmware.settings_store reads it."""
+        st = self.storage
+        name = self.filename
+        try:
+            if st.exists(name + ".new") or st.exists(name + ".old"):
+                return False
+            text = st.read_text(name)
+            if text is None:
+                return True  # no file: the defaults
+            obj = json.loads(text)
+            d = self.data
+            for k in obj:
+                v = obj[k]
+                r = _INTS.get(k)
+                if r is not None:
+                    if type(v) is not int or not r[1] <= v <= r[2]:
+                        return False
+                elif k == "buzzer":
+                    if type(v) is not bool:
+                        return False
+                elif k == "rules":
+                    if v != {}:
+                        return False
+                elif k == "names" and type(v) is list and len(v) <= 8:
+                    for i in range(len(v)):
+                        n = v[i]
+                        if type(n) is not str or not 0 < len(n) <= 10 or n != n.strip():
+                            return False
+                        for c in n:
+                            if not " " <= c <= "~" or c == "#":
+                                return False
+                        d[k][i] = n
+                    continue
+                else:
+                    return False
+                d[k] = v
+            return True
+        except Exception:  # noqa: BLE001 - not JSON, not an object, not text: the check
+            return False
 
     # --- reading: what a game in play needs --------------------------------------
     def get(self, key):

@@ -17,32 +17,12 @@ FULL = "flash full: not saved"
 READ_ONLY = "flash read-only"
 NOT_SAVED = "settings not saved"
 
-# key: (default, low, high) for the ints
-_INTS = {
-    "players": (2, 1, MAX_PLAYERS),
-    "brightness": (128, 0, 255),
-    "dim_s": (30, 0, 600),
-    "sleep_s": (120, 0, 3600),
-    "archive_kb": (256, 32, 1024),  # the archive of past games (firmware/archive.py)
-}
+# The ints' defaults and ranges, and defaults(): firmware.settings (s.INTS, s.defaults()),
+# which reads a file that needs no check without this module.
 KEYS = ("players", "names", "brightness", "dim_s", "sleep_s", "buzzer", "rules", "archive_kb")
 LABELS = {"players": "Players", "names": "Names", "brightness": "Brightness",
           "dim_s": "Dim time", "sleep_s": "Sleep time", "buzzer": "Buzzer", "rules": "Rules",
           "archive_kb": "Archive"}
-
-
-def default_names():
-    return ["P%d" % (i + 1) for i in range(MAX_PLAYERS)]
-
-
-def defaults():
-    d = {}
-    for k in _INTS:
-        d[k] = _INTS[k][0]
-    d["names"] = default_names()
-    d["buzzer"] = True
-    d["rules"] = {}
-    return d
 
 
 def clean_name(name, i):
@@ -121,18 +101,12 @@ def _forget_modules(before):
 
 # --- values ---------------------------------------------------------------------------
 
-def start(s, load):
-    s.data = defaults()
-    if load:
-        load_file(s)
-
-
 def set_value(s, key, value):
     """Store a value (numbers clamped). False when refused."""
-    if key in _INTS:
+    if key in s.INTS:
         if not _is_int(value):
             return False
-        lo, hi = _INTS[key][1], _INTS[key][2]
+        lo, hi = s.INTS[key][1], s.INTS[key][2]
         value = lo if value < lo else hi if value > hi else value
     elif key == "buzzer":
         if not isinstance(value, bool):
@@ -143,7 +117,7 @@ def set_value(s, key, value):
     elif key == "names":
         if not isinstance(value, (list, tuple)):
             return False
-        names = default_names()
+        names = s.defaults()["names"]
         for i in range(min(len(value), MAX_PLAYERS)):
             names[i] = clean_name(value[i], i + 1)
         value = names
@@ -199,7 +173,7 @@ def set_rule(s, game, key, value):
 
 
 def reset(s):
-    s.data = defaults()
+    s.data = s.defaults()
     _changed(s)
 
 
@@ -255,7 +229,7 @@ def _read(s):
 
 
 def _load(s):
-    s.data = defaults()
+    s.data = s.defaults()
     s.dirty = False
     st = s.storage
     try:
@@ -286,8 +260,8 @@ def _load(s):
             _load_names(s, v, fixed)
         elif key == "rules":
             _load_rules(s, v, fixed)
-        elif key in _INTS:
-            lo, hi = _INTS[key][1], _INTS[key][2]
+        elif key in s.INTS:
+            lo, hi = s.INTS[key][1], s.INTS[key][2]
             if _is_int(v) and lo <= v <= hi:
                 s.data[key] = v
             else:
@@ -307,7 +281,7 @@ def _load_names(s, value, fixed):
         fixed.append(LABELS["names"])
         if not isinstance(value, (list, tuple)):
             return
-    names = default_names()
+    names = s.defaults()["names"]
     for i in range(min(len(value), MAX_PLAYERS)):
         names[i] = clean_name(value[i], i + 1)
         if names[i] != value[i] and not (value[i] in ("", None) and is_default_name(names[i], i + 1)):

@@ -76,15 +76,11 @@ class SSD1306(framebuf.FrameBuffer):
         self._win[1] = self._col0
         self._win[2] = self._col0 + width - 1
         self._win[3] = _SET_PAGE_ADDR
-        # Changed columns per page and the send plan (see show()).
-        self._lo = bytearray(pages)
-        self._hi = bytearray(pages)
-        self._split = bytearray(pages)  # first column of the gap (width: none)
-        self._split_end = bytearray(pages)  # first changed column after it
-        self._best = [0] * (pages + 1)
-        self._back = [0] * (pages + 1)
-        self._starts = bytearray(pages)
-        self._ends = bytearray(pages)
+        # The send plan's buffers (see show()), one attribute: per page the changed
+        # columns lo..hi and the gap split..split_end (split = width: none); the best
+        # cost and its last group per run of pages; the groups to send.
+        self._plan = (bytearray(pages), bytearray(pages), bytearray(pages), bytearray(pages),
+                      [0] * (pages + 1), [0] * (pages + 1), bytearray(pages), bytearray(pages))
         # Staging for narrow windows: byte 0 is the control byte 0x40, bytes 1..w one
         # page's columns; a ready view for each window width (multiples of 8, and the
         # panel's width), indexed by (w + 7) // 8 (17 slots on a 128-wide panel).
@@ -167,8 +163,6 @@ class SSD1306(framebuf.FrameBuffer):
         self.flipped = flipped
         self.show(True)
 
-    rotate = flip
-
     # -- frames ------------------------------------------------------------------------
     def show(self, full=False):
         """Send what changed since the last show() (everything if full).
@@ -179,15 +173,13 @@ class SSD1306(framebuf.FrameBuffer):
         when that costs fewer bytes than a window each: the plan with the fewest I2C
         bytes is chosen (a small dynamic programme over the pages). A window is one
         command transaction (0x21 c0 c1 0x22 p0 p1, 7 bytes); its data goes as one
-        transaction when the window is full width, else one per page."""
+        transaction when the window is full width, else one per page. The width of
+        the window for changed columns a..b is min((b - a + 8) & ~7, width)."""
         pages = self.pages
         width = self.width
         page = self._page
         shadow = self._shadow_page
-        lo = self._lo
-        hi = self._hi
-        split = self._split
-        split_end = self._split_end
+        lo, hi, split, split_end, best, back, starts, ends = self._plan
         changed = 0
         for p in range(pages):
             a = page[p]
@@ -224,7 +216,8 @@ class SSD1306(framebuf.FrameBuffer):
                         gap = 0
                 if best_gap > 8:
                     g0 = gap_end - best_gap + 1  # first unchanged column
-                    if self._pad(i, g0 - 1) + self._pad(gap_end + 1, j) + 8 < self._pad(i, j):
+                    if min((g0 - i + 7) & ~7, width) + min((j - gap_end + 7) & ~7, width) + 8 \
+                            < min((j - i + 8) & ~7, width):
                         split[p] = g0
                         split_end[p] = gap_end + 1  # first changed column after the gap
             b[:] = a
@@ -233,110 +226,91 @@ class SSD1306(framebuf.FrameBuffer):
             return
         # best[i]: fewest bytes for pages 0..i-1; back[i]: where its last group starts
         # (-1: page i-1 is unchanged and skipped).
-        best = self._best
-        back = self._back
         best[0] = 0
         for i in range(1, pages + 1):
             best[i] = -1
-            if lo[i - 1] >= width:
-                best[i] = best[i - 1]
+            p = i - 1
+            if lo[p] >= width:
+                best[i] = best[p]
                 back[i] = -1
                 continue
-            if split[i - 1] < width:  # alone, a split page goes as two windows
-                best[i] = best[i - 1] + self._split_cost(i - 1) if best[i - 1] >= 0 else -1
-                back[i] = i - 1
+            if split[p] < width:  # alone, a split page goes as two windows
+                best[i] = best[p] + 16 + min((split[p] - lo[p] + 7) & ~7, width) + \
+                    min((hi[p] - split_end[p] + 8) & ~7, width) if best[p] >= 0 else -1
+                back[i] = p
             g_lo = width
             g_hi = 0
-            for j in range(i - 1, -1, -1):  # group j..i-1 (in a group a page goes whole)
+            for j in range(p, -1, -1):  # group j..i-1 (in a group a page goes whole)
                 if lo[j] < width:
                     if lo[j] < g_lo:
                         g_lo = lo[j]
                     if hi[j] > g_hi:
                         g_hi = hi[j]
                     if best[j] >= 0:
-                        cost = best[j] + self._group_cost(g_lo, g_hi, i - j)
+                        w = min((g_hi - g_lo + 8) & ~7, width)
+                        k = i - j  # pages in the group
+                        cost = best[j] + (8 + k * w if w == width else 7 + k * (1 + w))
                         if best[i] < 0 or cost < best[i]:
                             best[i] = cost
                             back[i] = j
         # Walk the plan back, then send the groups from the top.
         n = 0
         i = pages
-        starts = self._starts
         while i > 0:
             if back[i] < 0:
                 i -= 1
             else:
                 starts[n] = back[i]
-                self._ends[n] = i - 1
+                ends[n] = i - 1
                 n += 1
                 i = back[i]
         while n > 0:
             n -= 1
-            self._send_group(starts[n], self._ends[n])
+            p = starts[n]
+            k = ends[n]
+            if p == k and split[p] < width:  # one page, two windows around its gap
+                self._send_window(p, p, lo[p], split[p] - 1)
+                self._send_window(p, p, split_end[p], hi[p])
+                continue
+            g_lo = width
+            g_hi = 0
+            for j in range(p, k + 1):
+                if lo[j] < width:
+                    if lo[j] < g_lo:
+                        g_lo = lo[j]
+                    if hi[j] > g_hi:
+                        g_hi = hi[j]
+            self._send_window(p, k, g_lo, g_hi)
 
-    def _pad(self, g_lo, g_hi):
-        """Width of the window for changed columns g_lo..g_hi: a multiple of 8 (or the
-        panel's width). It starts at g_lo, or ends at the right edge if that is nearer."""
-        w = (g_hi - g_lo + 8) & ~7
-        return w if w < self.width else self.width
-
-    def _split_cost(self, p):
-        return 16 + self._pad(self._lo[p], self._split[p] - 1) + \
-            self._pad(self._split_end[p], self._hi[p])
-
-    def _group_cost(self, g_lo, g_hi, k):
-        w = self._pad(g_lo, g_hi)
-        if w == self.width:
-            return 7 + 1 + k * w
-        return 7 + k * (1 + w)
-
-    def _send_group(self, p0, p1):
-        lo = self._lo
-        hi = self._hi
+    def _send_window(self, p, k, a, b):
+        """Pages p..k, changed columns a..b: the window (it starts at a, or ends at the
+        right edge if that is nearer), then its data."""
         width = self.width
-        if p0 == p1 and self._split[p0] < width:
-            self._send_window(p0, p0, lo[p0], self._split[p0] - 1)
-            self._send_window(p0, p0, self._split_end[p0], hi[p0])
-            return
-        g_lo = width
-        g_hi = 0
-        for p in range(p0, p1 + 1):
-            if lo[p] < width:
-                if lo[p] < g_lo:
-                    g_lo = lo[p]
-                if hi[p] > g_hi:
-                    g_hi = hi[p]
-        self._send_window(p0, p1, g_lo, g_hi)
-
-    def _send_window(self, p0, p1, g_lo, g_hi):
-        width = self.width
-        w = self._pad(g_lo, g_hi)
-        c0 = g_lo if g_lo + w <= width else width - w
+        w = min((b - a + 8) & ~7, width)
+        c0 = a if a + w <= width else width - w
         win = self._win
         win[1] = self._col0 + c0
         win[2] = self._col0 + c0 + w - 1
-        win[4] = p0
-        win[5] = p1
+        win[4] = p
+        win[5] = k
         self.write_cmds(win)
         if w == width:
-            self._write_run(p0, self._runs[p0 * (2 * self.pages + 1 - p0) // 2 + p1 - p0])
+            self._send(self._raw, p * width, self._runs[p * (2 * self.pages + 1 - p) // 2 + k - p])
             return
         buf = self.buffer
         stage = self._stage
-        for p in range(p0, p1 + 1):
-            k = p * width + c0
+        view = self._stage_views[(w + 7) // 8]
+        for p in range(p, k + 1):
+            j = p * width + c0
             for x in range(1, w + 1):
-                stage[x] = buf[k]
-                k += 1
-            self._write_stage(w)
+                stage[x] = buf[j]
+                j += 1
+            self._send(stage, 0, view)
 
-    def _write_run(self, p0, run):
-        """Send a run of whole pages from page p0 (a view of _runs) as GDDRAM data."""
-        self.write_data(run)
-
-    def _write_stage(self, w):
-        """Send stage bytes 1..w as GDDRAM data (stage[0] is free for a control byte)."""
-        self.write_data(self._stage_views[(w + 7) // 8])
+    def _send(self, buf, k, view):
+        """Send GDDRAM bytes: `view` (a run of whole pages of the frame, or the stage's
+        bytes), which starts _LEAD bytes early, at buf[k]."""
+        self.write_data(view)
 
     def dirty_pages(self):
         """The pages show() would send now (for tests and figures)."""
@@ -351,44 +325,36 @@ class SSD1306_I2C(SSD1306):
     def __init__(self, width, height, i2c, addr=0x3C, external_vcc=False):
         self.i2c = i2c
         self.addr = addr
-        # [0x80, cmd]: control byte Co=0, D/C#=0 then one command.
-        self._ctl_cmd = bytearray(2)
-        self._ctl_cmd[0] = 0x80
-        # [0x00, cmd...]: control byte Co=0, D/C#=0, the rest of the transaction is
-        # command bytes (used for the 6-byte window before each run of pages).
-        self._ctl_cmds = bytearray(7)
-        self._ctl_cmds_mv = memoryview(self._ctl_cmds)
-        self._ctl_cmds_2 = self._ctl_cmds_mv[:3]
+        # [0x80, cmd]: one command; [0x00, cmd...]: control byte Co=0, D/C#=0, the rest
+        # of the transaction is command bytes (the 6-byte window before each run of
+        # pages), and its 2-command view.
+        one = bytearray(2)
+        one[0] = 0x80
+        cmds = memoryview(bytearray(7))
+        self._ctl = (one, cmds, cmds[:3])
         super().__init__(width, height, external_vcc)
 
     def write_cmd(self, cmd):
-        self._ctl_cmd[1] = cmd
-        self.i2c.writeto(self.addr, self._ctl_cmd)
+        one = self._ctl[0]
+        one[1] = cmd
+        self.i2c.writeto(self.addr, one)
 
     def write_cmds(self, buf):
         n = len(buf)
-        if n == 6:
-            self._ctl_cmds_mv[1:7] = buf
-            self.i2c.writeto(self.addr, self._ctl_cmds)
-        elif n == 2:
-            self._ctl_cmds_mv[1:3] = buf
-            self.i2c.writeto(self.addr, self._ctl_cmds_2)
+        if n == 6 or n == 2:
+            ctl = self._ctl
+            ctl[1][1:n + 1] = buf
+            self.i2c.writeto(self.addr, ctl[1] if n == 6 else ctl[2])
         else:  # init: allocation is fine here
             self.i2c.writeto(self.addr, b"\x00" + bytes(buf))
 
-    def _write_stage(self, w):
-        # the view starts at stage[0], the control byte
-        self.i2c.writeto(self.addr, self._stage_views[(w + 7) // 8])
-
-    def _write_run(self, p0, run):
-        # the view starts one byte before page p0: that byte is the control byte for
-        # the send, and is put back after
-        raw = self._raw
-        k = p0 * self.width
-        keep = raw[k]
-        raw[k] = 0x40
-        self.i2c.writeto(self.addr, run)
-        raw[k] = keep
+    def _send(self, buf, k, view):
+        # buf[k], the byte before the view's data, is the control byte for the send
+        # (a page's neighbour in the frame, put back after; the stage's is 0x40 anyway)
+        keep = buf[k]
+        buf[k] = 0x40
+        self.i2c.writeto(self.addr, view)
+        buf[k] = keep
 
     def write_data(self, buf):
         """GDDRAM bytes in one transaction (show() does not come here: it sends from

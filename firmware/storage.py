@@ -206,8 +206,13 @@ class Storage:
         return _rare("keep_aside")(self, name, limit)
 
     def recover(self, name=None):
-        """Finish or roll back interrupted atomic writes; returns what was done."""
-        return _rare("recover")(self, name)
+        """Finish or roll back interrupted atomic writes; returns what was done. Only a
+        leftover (name.new, name.old) loads the rare module: a normal boot does not."""
+        if name is None:
+            left = [n for n in self.listdir() if n[-4:] in (".new", ".old")]
+        else:
+            left = self.exists(name + ".new") or self.exists(name + ".old")
+        return _rare("recover")(self, name) if left else []
 
     def remove(self, name):
         """True when a file was removed, False when there was none."""

@@ -6,8 +6,12 @@ matter are drawn with `big`: a number (digits, + - and spaces) in the large digi
 (firmware/digits.py: 10x16 at scale 2, 14x24 at scale 3, 20x32 at scale 4, no
 slashed zero); any other big text (a card, a name) is the 6x8 font scaled up.
 
-Glyphs are copied with framebuf.blit from font strips allocated once at import:
-nothing here allocates while drawing.
+Glyphs are copied with framebuf.blit from font strips allocated once at import. A
+string is drawn from its bytes (s.encode(), one small temporary): on MicroPython,
+iterating or indexing a str makes each character a name (qstr) that is never freed,
+so drawing the characters of a screen would add up to 79 names to every session.
+A character beyond ASCII is its lead byte (the placeholder glyph); the bytes that
+continue it are skipped.
 """
 
 import framebuf
@@ -23,16 +27,17 @@ COLS = W // CHAR  # 21
 ROWS = H // LINE  # 8
 
 _N = _font.COUNT
-_CHARS = _digits.CHARS
+# Byte -> its glyph in the digit font (255: none), for every byte value (chr() would
+# make each character a name).
+_DIGIT = bytes(_digits.CHARS.encode().find(bytes((c,))) & 255 for c in range(256))
 # The whole font as one MONO_VLSB strip, glyph i at x = 6 * i.
 _font_buf = bytearray(_font.FONT)
 _font_fb = framebuf.FrameBuffer(_font_buf, CHAR * _N, 8, framebuf.MONO_VLSB)
 # One glyph cell: cut out of the strip (blit clips to it), then blitted with a key.
-_cell_buf = bytearray(CHAR)
-_cell = framebuf.FrameBuffer(_cell_buf, CHAR, 8, framebuf.MONO_VLSB)
+# (A FrameBuffer keeps its buffer alive.)
+_cell = framebuf.FrameBuffer(bytearray(CHAR), CHAR, 8, framebuf.MONO_VLSB)
 # Palette for dark text on a lit background: glyph 1 -> 0, background 0 -> 1 (the key).
-_inv_buf = bytearray(1)
-_inv = framebuf.FrameBuffer(_inv_buf, 2, 1, framebuf.MONO_HLSB)
+_inv = framebuf.FrameBuffer(bytearray(1), 2, 1, framebuf.MONO_HLSB)
 _inv.pixel(0, 0, 1)
 _inv.pixel(1, 0, 0)
 
@@ -43,9 +48,11 @@ def text(fb, s, x, y, c=1):
         return
     cell = _cell
     strip = _font_fb
-    for ch in s:
+    for i in s.encode():
+        if 0x80 <= i < 0xC0:
+            continue  # the rest of a character beyond ASCII
         if x > -CHAR:
-            i = ord(ch) - 32
+            i -= 32
             if i < 0 or i >= _N - 1:
                 i = _N - 1
             cell.blit(strip, -CHAR * i, 0)
@@ -94,33 +101,29 @@ def bar(fb, left, y=0, right_text=""):
 # scale -> (height, glyph width, gap after a digit, strip, cell): the strip holds the
 # font of that size, the cell is where a glyph is cut out before it is blitted.
 # scale 2: 16 px, 3: 24 px, 4: 32 px.
-_BIG = {}
-for _h in _digits.SIZES:
-    _w, _t, _data = _digits.SIZES[_h]
-    _BIG[_h // 8] = (_h, _w, _t,
-                     framebuf.FrameBuffer(bytearray(_data), _w * len(_CHARS), _h,
-                                          framebuf.MONO_VLSB),
-                     framebuf.FrameBuffer(bytearray(_w * ((_h + 7) // 8)), _w, _h,
-                                          framebuf.MONO_VLSB))
-del _h, _w, _t, _data
+# (a comprehension: its names are its own, none a module global)
+_BIG = {h // 8: (h, s[0], s[1],
+                 framebuf.FrameBuffer(bytearray(s[2]), s[0] * len(_digits.CHARS), h,
+                                     framebuf.MONO_VLSB),
+                 framebuf.FrameBuffer(bytearray(s[0] * ((h + 7) // 8)), s[0], h, framebuf.MONO_VLSB))
+        for h, s in _digits.SIZES.items()}
 
 # The font modules' data now lives in the strips above: on MicroPython their modules
 # (the glyph bytes, about 3.5 KB of heap on the unix port) are let go.
 import sys  # noqa: E402
 
 if sys.implementation.name == "micropython":
-    for _name in ("digits", "font6x8"):
-        sys.modules.pop("firmware." + _name, None)
-        if getattr(sys.modules.get("firmware"), _name, None) is not None:
-            delattr(sys.modules["firmware"], _name)
-    del _name
+    from firmware.modules import forget_module
+    forget_module("firmware.digits")
+    forget_module("firmware.font6x8")
+    del forget_module
 del _digits, _font, sys
 
 
 def _numeric(s):
     """True when every character of `s` is in the digit font (or a space)."""
-    for ch in s:
-        if ch != " " and ch not in _CHARS:
+    for ch in s.encode():
+        if ch != 32 and _DIGIT[ch] == 255:
             return False
     return True
 
@@ -140,10 +143,9 @@ def big_width(s, scale=2):
     if f is None or not _numeric(s):
         return len(s) * CHAR * scale - scale
     _, w, gap, _, _ = f
-    n = 0
-    for ch in s:
-        n += w + gap if ch != " " else w // 2
-    return n - (gap if s[-1] != " " else 0)
+    spaces = s.count(" ")
+    n = (len(s) - spaces) * (w + gap) + spaces * (w // 2)
+    return n if s.endswith(" ") else n - gap
 
 
 def big(fb, s, x, y, scale=2, c=1):
@@ -157,11 +159,11 @@ def big(fb, s, x, y, scale=2, c=1):
     f = _BIG.get(scale)
     if f is not None and _numeric(s):
         _, w, gap, strip, cell = f
-        for ch in s:
-            if ch == " ":
+        for ch in s.encode():
+            if ch == 32:
                 x += w // 2
                 continue
-            cell.blit(strip, -w * _CHARS.index(ch), 0)
+            cell.blit(strip, -w * _DIGIT[ch], 0)
             if c:
                 fb.blit(cell, x, y, 0)
             else:
@@ -170,8 +172,10 @@ def big(fb, s, x, y, scale=2, c=1):
         return
     top = y + big_height(scale) - 7 * scale
     data = _font_buf
-    for ch in s:
-        i = ord(ch) - 32
+    for i in s.encode():
+        if 0x80 <= i < 0xC0:
+            continue
+        i -= 32
         if i < 0 or i >= _N - 1:
             i = _N - 1
         base = CHAR * i

@@ -229,7 +229,7 @@ def test_a_memory_error_while_resuming_ends_on_home_with_the_journal_kept(tmp_pa
     assert type(again.app.screen).__name__ == "HomeScreen"
     assert not any(label.startswith("Resume") for label, _ in again.app.screen.entries)
     assert (tmp_path / "flash" / "game.bad1").exists()  # kept aside, not deleted
-    assert "MemoryError" in again.app._toast[0] + " ".join(again.app._toast[1:])
+    assert "MemoryError" in " ".join(again.app.toast_text())
     monkeypatch.undo()
     open_stack31(again)  # the device stays usable: a new game
     draw(again)

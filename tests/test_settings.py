@@ -7,7 +7,7 @@ import pytest
 
 from firmware.settings import Settings
 from firmware.settings_rules import game_options, step_game_option
-from firmware.settings_store import defaults
+from firmware.settings import defaults
 from firmware.storage import OsFS, Storage
 from host_sim.flakyfs import FlakyFS, PowerCut
 
