@@ -245,16 +245,13 @@ class StackDeck(Game):
     # Checkpoint (STD-35) -----------------------------------------------------------
 
     def _write(self, tokens):
-        # each entry as its line (core.checkpoint.pack places its tokens): a list of
-        # every token of the match would cost some 60 bytes a token on a board
+        # each round as one item, its entries' lines joined (core.checkpoint.pack places
+        # its tokens one by one): a list of every token, or every entry, of the match
+        # would grow with it, in one block of a board's heap
         for record in self.sheets:
-            tokens.append("r")
-            for a in unpack(record):
-                tokens.append(self.format(a))
+            tokens.append(" ".join(["r"] + [self.format(a) for a in unpack(record)]))
         if self.open is not None:
-            tokens.append("open")
-            for a in self.open.lines:
-                tokens.append(self.format(a))
+            tokens.append(" ".join(["open"] + [self.format(a) for a in self.open.lines]))
 
     def _read(self, r):
         from core.stackdeck_extra import read

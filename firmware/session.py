@@ -20,7 +20,8 @@ heap; resume (firmware.session_resume) and rewrite (firmware.session_rewrite) ar
 rare paths in their own modules, loaded when needed and let go after on a board.
 
 Bounded: a checkpoint every EVERY lines and at round and game boundaries, after which
-the game forgets (rebase) all but the last EVERY..2*EVERY actions, so history, undo
+the game forgets (rebase) all but the last EVERY..2*EVERY actions (fewer where the game
+checkpoints more often), so history, undo
 and resume cost the same at line 100 and line 10,000. Undo goes back at least EVERY
 actions (to the base checkpoint). The checkpoints to rebase onto are kept as where
 they lie in the journal (a few offsets, never their text: a Stack the Deck checkpoint
@@ -292,9 +293,11 @@ class Session:
 
     def _rebase(self):
         """Forget the actions before the newest checkpoint at least EVERY back, once
-        the history holds more than 2 * EVERY."""
+        the history holds more than EVERY (the heap holds EVERY actions and those since
+        the newest checkpoint at least EVERY back: each is a tuple, some 100 bytes of
+        a board's heap)."""
         game = self.game
-        if len(game.history) <= 2 * self.EVERY:
+        if len(game.history) <= self.EVERY:
             return
         target = None
         for c in self.ring:
@@ -321,6 +324,14 @@ class Session:
     def resume(cls, journal):
         """(session or None, report or None) from the journal on flash. Never raises
         (MemoryError included): a journal that cannot be used is set aside and said."""
+        st = journal.storage
+        name = journal.name
+        if not (st.exists(name) or st.exists(name + ".new") or st.exists(name + ".old")):
+            # no saved game (and no write to finish): the resume's modules stay unloaded
+            journal.details = None
+            journal.header_ok = False
+            journal.size = journal.count = journal.header_count = 0
+            return None, None
         had = _loaded(_RESUME)
         try:
             return cls._resume(journal)
