@@ -32,34 +32,43 @@ on flash) and shows why.
 BACK undoes the last line that makes sense in the view (not an edge: the buttons did
 those); a long BACK writes what waits and goes home, the game stays saved.
 """
-
 import sys
 
+from core import cards
 from core.errors import IllegalAction
-from core.stress import CENTRE, DOWN, OUT, UP, VOID
 from core.stress_arbiter import KEEP, TICKS_MAX, EdgeFilter
 from firmware import buttons as b
+from firmware import ui
 from firmware.clock import TickUnwrapper
 from firmware.modules import forget_module
 from firmware.screen import Screen, is_step
-from firmware.screens import stress_draw as draw
 
-COUNT_US = 3000000  # the flip countdown: 3-2-1
-RESTART_GAP_US = 1000000  # added to the last @T when a screen (re)starts the time line
-KNOWN_LIMIT_US = 1 << 27  # the arbiter reads times within this of its latest stamp
+try:
+    from micropython import const
+except ImportError:  # CPython
 
+    def const(x):
+        return x
+
+
+_COUNT_US = const(3000000)  # the flip countdown: 3-2-1
+_RESTART_GAP_US = const(1000000)  # added to the last @T when a screen (re)starts the time line
+_KNOWN_LIMIT_US = const(1 << 27)  # the arbiter reads times within this of its latest stamp
+
+# The views (tools and tests read them)
 MATCH = 0
 COUNT = 1
 PLAY_VIEW = 2
 CALL = 3
 END = 4
 
-FLIP_START = 0
-FLIP_REDEAL = 1
-FLIP_STALL = 2
-COUNT_TITLES = ("Flip in", "Re-deal: flip in", "Stall: flip in")
+# Countdowns (count_kind; firmware/screens/stress_rare.py uses 1 for the re-deal)
+_FLIP_START = const(0)
+_FLIP_REDEAL = const(1)
+_FLIP_STALL = const(2)
 # (winner known, loser known): constant tuples, so a loop turn allocates none
 KNOWN = ((False, False), (False, True), (True, False), (True, True))
+_picker = None  # the centre picker's class (_picker_class), made at the first flip
 
 
 def _rare():
@@ -90,43 +99,32 @@ class StressScreen(Screen):
         del self.edges[:]
         self.count_seen = False  # a loop turn has seen the end
         self.count_shown = -1  # the second on the screen (a beep when it changes)
-        self.known = (False, False)
+        self.known = KNOWN[0]
         self.chosen = False  # the table moved the action line in this view
         self.filter = EdgeFilter(g.players, g.options["debounce_us"])
         self.unwritten = True  # the session may hold lines in RAM (flush() is cheap if not)
         self.pushed_frame = -1  # app.frames when a line last went into the game
         self.blocked = False  # the last write failed and nothing new came since
         self.write_error = None
-        self.tops_unknown = _rare().tops_unknown(g)
-        _let_go()
+        self.tops_unknown = False  # no history (a new game): the tops are as entered
+        if g.history:
+            self.tops_unknown = _rare().tops_unknown(g)
+            _let_go()
         _let_go("core.stress_rare")  # the resume parsed lines and read a checkpoint
         self.call_tops_known = not self.tops_unknown
         # The time line goes on from the last @T: the time the device was off (or away
         # from this screen) is unknown, and a release just before must not make the
         # next press bounce.
-        self.ticks = TickUnwrapper(g.last_t + g.options["debounce_us"] + RESTART_GAP_US)
+        self.ticks = TickUnwrapper(g.last_t + g.options["debounce_us"] + _RESTART_GAP_US)
         self.ticks.unwrap(self.clock.ticks_us())
         levels = getattr(app.hw.buttons, "_call_level", None)
-        self.level = []
+        self.level = [0] * g.players
         for p in range(g.players):
             if levels is not None and p < len(levels):
-                self.level.append(1 if levels[p] else 0)
+                self.level[p] = 1 if levels[p] else 0
             else:
-                self.level.append(1 if g.arbiter.is_closed(p) else 0)
+                self.level[p] = 1 if g.arbiter.is_closed(p) else 0
         self._resync()
-
-    # Time ----------------------------------------------------------------------
-
-    def _now_t(self):
-        return max(self.ticks.unwrap(self.clock.ticks_us()), self.game.last_t)
-
-    def _known(self, now):
-        """(winner known, loser known) of the waiting call, read at now (unwrapped)."""
-        g = self.game
-        d = now - g.last_t
-        d = 0 if d < 0 else (KNOWN_LIMIT_US if d > KNOWN_LIMIT_US else d)
-        t = (g.last_t + d) & TICKS_MAX
-        return KNOWN[(2 if g.arbiter.winner_known(t) else 0) + (1 if g.arbiter.loser_known(t) else 0)]
 
     # Views and their actions -----------------------------------------------------
 
@@ -143,36 +141,29 @@ class StressScreen(Screen):
         return PLAY_VIEW
 
     def _sync_view(self):
+        global _picker
         view = self._view()
         if view != self.view:
             self.view = view
             self.choice = 0
             self.chosen = False
-            if view == END:  # no centre picker any more (BACK loads it again if needed)
-                _let_go("firmware.screens.stress_pick")
+            if view == END:  # no centre picker any more (BACK makes it again if needed)
+                _picker = None
                 _let_go("firmware.screens.cardpicker")
         if view == CALL and not self.chosen:
-            self.choice = self._likely()
+            # the call view's default: the ruling the table most likely makes
+            g = self.game
+            a = g.arbiter
+            self.choice = 0  # Confirm; after a ruling it goes on (re-deal, or play on)
+            if g.ruling is None:
+                if self.call_tops_known and not g.call_stress:
+                    self.choice = 1  # the tops showed no stress: a false call
+                elif self.known[0] and self.known[1] and not a.tie() and a.loser() is None:
+                    taker = _rare().likely_taker(a, g.options["slow_window_us"])
+                    _let_go()
+                    if taker is not None:
+                        self.choice = 2 + taker  # Confirm would be refused: name the likeliest
         return view
-
-    def _likely(self):
-        """The call view's default: the ruling the table most likely makes."""
-        g = self.game
-        a = g.arbiter
-        if g.ruling is not None:
-            return 0  # ruled: Confirm goes on (re-deal, or play on after a void)
-        if self.call_tops_known and not g.call_stress:
-            return 1  # the tops showed no stress: a false call
-        if self.known[0] and self.known[1] and not a.tie() and a.loser() is None:
-            taker = _rare().likely_taker(a, g.options["slow_window_us"])
-            _let_go()
-            if taker is not None:
-                return 2 + taker  # Confirm would be refused: name the likeliest
-        return 0
-
-    def _count(self, view):
-        """How many actions the action line offers in view (0: none)."""
-        return self.game.players + 2 if view == PLAY_VIEW or view == CALL else 0
 
     def _label(self, view, i):
         """The action line's label i in view (PLAY_VIEW or CALL)."""
@@ -184,31 +175,51 @@ class StressScreen(Screen):
 
     def _labels(self, view):
         """Every label of the action line in view (the benchmarks' drivers read them)."""
-        return [self._label(view, i) for i in range(self._count(view))]
+        n = self.game.players + 2 if view == PLAY_VIEW or view == CALL else 0
+        return [self._label(view, i) for i in range(n)]
 
     # Input ---------------------------------------------------------------------
 
     def on_button(self, kind, button):
+        app = self.app
         if button == b.BACK and kind == b.LONG:
-            self._cancel_count()
+            self.count_kind = -1
             self.leave()
-            self.app.home()
+            app.home()
             return
         view = self._sync_view()
         if view == COUNT:
             if button == b.BACK and kind == b.SHORT:
                 self._cancel_count()
-                self.app.toast("countdown off")
+                app.toast("countdown off")
             return
-        n = self._count(view)
-        if button in (b.LEFT, b.RIGHT) and is_step(kind) and n:
+        n = self.game.players + 2 if view == PLAY_VIEW or view == CALL else 0
+        if (button == b.LEFT or button == b.RIGHT) and is_step(kind) and n:
             self.choice = (self.choice + (1 if button == b.RIGHT else -1)) % n
             self.chosen = True
-            self.app.redraw()
-        elif button == b.OK and kind == b.SHORT:
-            self._ok(view)
-        elif button == b.BACK and kind == b.SHORT:
-            self._back(view)
+            app.redraw()
+        elif kind != b.SHORT:
+            return
+        elif button == b.BACK:
+            _rare().back(self, view)
+            _let_go()
+            _let_go("core.stress_rare")  # an undo reads the base checkpoint
+        elif button != b.OK:
+            return
+        elif view == MATCH:
+            self._countdown(_FLIP_START)
+        elif view == END:
+            app.home()
+        elif view == PLAY_VIEW:
+            i = self.choice
+            if i == 0:
+                self._open_picker()
+            elif i == 1:
+                self._countdown(_FLIP_STALL)
+            elif self._line((i - 1, "out")):
+                app.beep(1568, 300)
+        else:
+            self._call_action(self.choice)
 
     def on_call(self, player, down, t_us):
         """A raw edge: kept in stamp order and journalled at this loop turn's tick, so the
@@ -224,21 +235,6 @@ class StressScreen(Screen):
         edges.insert(i, player)
         edges.insert(i, t)
 
-    def _feed_edges(self):
-        edges = self.edges
-        n = len(edges)
-        if not n:
-            return
-        try:
-            for i in range(0, n, 3):
-                t = edges[i]
-                if (self.count_kind == FLIP_START or self.count_kind == FLIP_REDEAL) and \
-                        t >= self.count_end:
-                    self._flip()  # stamped after the flip: `start` goes first
-                self._edge(edges[i + 1], edges[i + 2], t)
-        finally:
-            del edges[:]
-
     def _edge(self, player, down, t):
         g = self.game
         self.level[player - 1] = down
@@ -246,9 +242,19 @@ class StressScreen(Screen):
             return  # bounce that changes nothing, or an opening held back for now
         before = g.call_pending()
         self._take_held()
-        if self._push((player, DOWN if down else UP, max(t, g.last_t))):
-            if not before and g.call_pending():
-                self._called()
+        if self._push((player, "down" if down else "up", max(t, g.last_t))) and \
+                not before and g.call_pending():
+            # A call was made: show the decision (close the picker, stop a stall count)
+            if self.count_kind == _FLIP_STALL:
+                self._cancel_count()
+            app = self.app
+            if self in app.screens:
+                while app.screen is not self:
+                    app.pop()
+            self.known = KNOWN[0]
+            self.chosen = False
+            self.call_tops_known = not self.tops_unknown and g.tops[0] is not None
+            app.beep(2637, 120)
 
     def _take_held(self, now=None):
         """The openings the filter held back go in (all; with now, those that are due)."""
@@ -256,75 +262,40 @@ class StressScreen(Screen):
             held = self.filter.take(now)
             if held is None:
                 return
-            self._push((held[0] + 1, UP, max(held[1], self.game.last_t)))
-
-    def _called(self):
-        """A call was made: show the decision (close the picker, stop a stall count)."""
-        if self.count_kind == FLIP_STALL:
-            self._cancel_count()
-        screens = self.app.screens
-        if self in screens:
-            while self.app.screen is not self:
-                self.app.pop()
-        self.known = (False, False)
-        self.chosen = False
-        self.call_tops_known = not self.tops_unknown and self.game.tops[0] is not None
-        self.app.beep(2637, 120)
-
-    def _ok(self, view):
-        if view == MATCH:
-            self._countdown(FLIP_START)
-        elif view == END:
-            self.app.home()
-        elif view == PLAY_VIEW:
-            self._play_action(self.choice)
-        elif view == CALL:
-            self._call_action(self.choice)
-
-    def _play_action(self, i):
-        if i == 0:
-            self._open_picker()
-        elif i == 1:
-            self._countdown(FLIP_STALL)
-        elif self._line((i - 1, OUT)):
-            self.app.beep(1568, 300)
+            self._push((held[0] + 1, "up", max(held[1], self.game.last_t)))
 
     def _call_action(self, i):
         g = self.game
         a = g.arbiter
+        app = self.app
+        known = self.known
         if i:  # the table overrules the referee: a false call, or who takes (rare)
             _rare().rule(self, i)
             _let_go()
-            return
-        if g.ruling == VOID:
+        elif g.ruling == "void":
             self._line((None, "resume"))
         elif g.ruling is not None:
-            self._countdown(FLIP_REDEAL)
-        elif not self.known[0]:
-            self.app.toast("timing the call")
+            self._countdown(_FLIP_REDEAL)
+        elif not known[0]:
+            app.toast("timing the call")
         elif a.loser() is not None:
-            if self.known[1]:
-                self._countdown(FLIP_REDEAL)
+            if known[1]:
+                self._countdown(_FLIP_REDEAL)
             else:
-                self.app.toast("wait: not all pressed")
+                app.toast("wait: not all pressed")
         elif a.tie():
             self._line((None, "resume"))  # a tie: nobody takes the stacks, play goes on
-            self.app.toast("tie: play on")
-        elif self.known[1]:
-            self.app.toast("name who takes")
+            app.toast("tie: play on")
+        elif known[1]:
+            app.toast("name who takes")
         else:
-            self.app.toast("wait: not all pressed")
-
-    def _back(self, view):
-        _rare().back(self, view)
-        _let_go()
-        _let_go("core.stress_rare")  # an undo reads the base checkpoint
+            app.toast("wait: not all pressed")
 
     # Countdown -------------------------------------------------------------------
 
     def _countdown(self, kind):
         self.count_kind = kind
-        self.count_end = self.ticks.unwrap(self.clock.ticks_us()) + COUNT_US
+        self.count_end = self.ticks.unwrap(self.clock.ticks_us()) + _COUNT_US
         self.count_seen = False
         self.count_shown = -1
         self._sync_view()
@@ -339,12 +310,11 @@ class StressScreen(Screen):
         """The countdown reached 0: the cards are flipped."""
         kind = self.count_kind
         self._cancel_count()
-        if kind == FLIP_START:
+        ok = True
+        if kind == _FLIP_START:
             ok = self._line((None, "start"))
-        elif kind == FLIP_REDEAL:
+        elif kind == _FLIP_REDEAL:
             ok = self._line((None, "resume"))
-        else:
-            ok = True
         if ok:
             self.tops_unknown = True  # new cards are down; the old tops are gone
             self._sync_view()
@@ -357,9 +327,20 @@ class StressScreen(Screen):
         """Every loop turn, also while the centre picker is on top: the edges of the
         turn go into the game, then the countdown moves on."""
         now = self.ticks.unwrap(self.clock.ticks_us())  # fed often: it never misses a wrap
-        self._feed_edges()
+        edges = self.edges
+        if edges:
+            try:
+                for i in range(0, len(edges), 3):
+                    t = edges[i]
+                    if 0 <= self.count_kind <= _FLIP_REDEAL and t >= self.count_end:
+                        self._flip()  # stamped after the flip: `start` goes first
+                    self._edge(edges[i + 1], edges[i + 2], t)
+            finally:
+                del edges[:]
         self._take_held(now)
         self._write()
+        app = self.app
+        g = self.game
         if self.count_kind >= 0:
             left = self.count_end - now
             if self.count_seen:
@@ -369,20 +350,25 @@ class StressScreen(Screen):
             elif left <= 0:
                 self.count_seen = True
                 self.count_shown = 0
-                self.app.beep(1760, 250)
-                self.app.redraw()
+                app.beep(1760, 250)
+                app.redraw()
             else:
                 second = (left + 999999) // 1000000
                 if second != self.count_shown:
                     self.count_shown = second
-                    self.app.beep(880, 80)
-                    self.app.redraw()
-        elif self.game.call_pending():
-            known = self._known(now)
+                    app.beep(880, 80)
+                    app.redraw()
+        elif g.call_pending():
+            # (winner known, loser known) of the waiting call, read at now
+            d = now - g.last_t
+            d = 0 if d < 0 else (_KNOWN_LIMIT_US if d > _KNOWN_LIMIT_US else d)
+            t = (g.last_t + d) & TICKS_MAX
+            known = KNOWN[(2 if g.arbiter.winner_known(t) else 0) +
+                          (1 if g.arbiter.loser_known(t) else 0)]
             if known != self.known:
                 self.known = known
                 self._sync_view()  # the likely ruling may change with what is known
-                self.app.redraw()
+                app.redraw()
 
     def awake(self):
         return self.count_kind >= 0 or self.game.on
@@ -431,28 +417,20 @@ class StressScreen(Screen):
         self._take_held()
         return self._push(action)
 
-    def _writable(self):
-        """No press can change anything any more: no game on, or the call is ruled by
-        the table, or decided (winner, margin and who takes the stacks are fixed)."""
-        g = self.game
-        if not g.on:
-            return True
-        if not g.call_pending():
-            return False  # armed: the first press may come at any moment
-        if g.ruling is not None or self.count_kind == FLIP_REDEAL:
-            return True
-        return self.known[0] and self.known[1] and g.arbiter.margin_us() is not None
-
     def _write(self, force=False):
         """Write the lines waiting in RAM, once their frame is on the panel and no press
-        can matter (force: now, leaving the screen)."""
+        can matter (force: now, leaving the screen): no game on, or the call is ruled
+        by the table, or decided (winner, margin and who takes the stacks are fixed)."""
         if not self.unwritten or self.blocked:
             return
         if not force:
             if self.app.frames == self.pushed_frame and not self.app.asleep:
                 return  # draw first: the frame that shows them goes out before the write
-            if not self._writable():
-                return
+            g = self.game
+            if g.on and (not g.call_pending() or (
+                    g.ruling is None and self.count_kind != _FLIP_REDEAL and not (
+                        self.known[0] and self.known[1] and g.arbiter.margin_us() is not None))):
+                return  # armed (the first press may come at any moment), or not decided
         try:
             self.session.flush()
         except IllegalAction as e:
@@ -467,16 +445,13 @@ class StressScreen(Screen):
     def leave(self):
         """The screen goes away (home): write what waits, whatever the call."""
         self._take_held()
-        self._write(force=True)
-
-    def set_centre(self, first, second):
-        if self._line((None, CENTRE, first, second)):
-            self.tops_unknown = False
-            self.app.beep()
+        self._write(True)
 
     def _open_picker(self):
-        from firmware.screens.stress_pick import CentrePicker
-        self.app.push(CentrePicker(self.app, self, 1))
+        global _picker
+        if _picker is None:
+            _picker = _picker_class()
+        self.app.push(_picker(self.app, self, 1))
 
     def _resync(self):
         """A button the referee holds closed but that is open now gets its `up` (after an
@@ -485,26 +460,200 @@ class StressScreen(Screen):
         self.filter.clear()
         for p in range(g.players):
             if g.arbiter.is_closed(p) and not self.level[p]:
-                self._push((p + 1, UP, self._now_t()), False)
+                self._push((p + 1, "up", max(self.ticks.unwrap(self.clock.ticks_us()),
+                                             g.last_t)), False)
 
-    # Drawing ---------------------------------------------------------------------
+    # Drawing: the score, the countdown and the call's winner in big digits, the margin
+    # and the next step in words ----------------------------------------------------------
 
     def draw(self, fb):
         view = self._sync_view()
         g = self.game
         names = [self.app.settings.player_name(p) for p in range(1, g.players + 1)]
-        if view == COUNT:
-            left = self.count_end - self.ticks.unwrap(self.clock.ticks_us())
-            draw.draw_countdown(fb, COUNT_TITLES[self.count_kind], 0 if self.count_seen else left)
-        elif view == END:
+        if view == END:
             from firmware.screens.stress_end import draw_end  # let go at home
             draw_end(fb, g, names)
-        elif view == MATCH:
-            draw.draw_match(fb, g, names)
-        else:
-            label = self._label(view, self.choice % self._count(view))
-            if view == CALL:
-                draw.draw_call(fb, g, names, self.known[0], self.known[1], label,
-                               self.call_tops_known)
+            return
+        if view == COUNT:
+            left = self.count_end - self.ticks.unwrap(self.clock.ticks_us())
+            if self.count_seen:
+                left = 0
+            ui.bar(fb, ("Flip in", "Re-deal: flip in", "Stall: flip in")[self.count_kind])
+            if left > 0:
+                ui.big_center(fb, str((left + 999999) // 1000000), 13, 4)
             else:
-                draw.draw_play(fb, g, names, label, self.tops_unknown)
+                ui.big_center(fb, "FLIP", 17, 3)
+            ui.text(fb, "BACK: cancel", 0, 56)
+            return
+        score = "-".join([str(w) for w in g.games_won])
+        if view == MATCH:
+            # Between games: the match score, the centre if known, and the next step
+            n = g.game_no + 1
+            _title(fb, "Game %d" % n, "to win %d" % g.options["games"], "G%d" % n)
+            scale = 3 if ui.big_width(score, 3) <= ui.W else 2
+            ui.big_center(fb, score, 11, scale)
+            y = 13 + 8 * scale
+            col = ui.W // g.players
+            for p in range(g.players):
+                ui.center_in(fb, names[p][:col // ui.CHAR], p * col, col, y)
+            tops = _tops(g)
+            if g.over and g.history:
+                for action in reversed(g.history):
+                    if action[1] == "out":
+                        if action[0]:
+                            ui.center(fb, "P%d won game %d" % (action[0], g.game_no), 46)
+                        break
+            elif tops:
+                ui.center(fb, "centre " + tops, 46)
+            label = "OK: flip 3-2-1"
+        elif view == PLAY_VIEW:
+            # A game on and armed: the centre tops large, STRESS when they show one
+            # rank, '?  ?' when new cards are down that the table has not entered
+            n = g.game_no
+            _title(fb, "Game %d armed" % n, score, "G%d armed" % n)
+            tops = _tops(g, self.tops_unknown)
+            if tops:
+                ui.big_center(fb, tops, 13, 2 if ui.big_width(tops, 2) <= ui.W else 1)
+                if self.tops_unknown:
+                    ui.center(fb, "tops not entered", 35)
+                elif g.stress():
+                    fb.fill_rect(0, 33, ui.W, 10, 1)
+                    ui.center(fb, "STRESS: CALL!", 34, 0)
+                else:
+                    ui.center(fb, "centre tops", 35)
+            else:
+                ui.big_center(fb, "GO", 12, 3)
+            ui.center(fb, "call buttons on", 45)
+            label = self._label(view, self.choice % (g.players + 2))
+        else:
+            # The call: who called first, the margin, who takes the stacks, and
+            # whether the tops showed stress (when the table entered them)
+            a = g.arbiter
+            winner_known, loser_known = self.known
+            big, line = "...", "timing"
+            if winner_known:
+                margin = a.margin_us()
+                if a.tie():
+                    big = "TIE"
+                    # the first and the second to press (the lower seat first among equals)
+                    first = second = -1
+                    for i in range(a.players):
+                        off = a.pressed_at(i)
+                        if off is None:
+                            continue
+                        if first < 0 or off < a.pressed_at(first):
+                            first, second = i, first
+                        elif second < 0 or off < a.pressed_at(second):
+                            second = i
+                    line = "TIE P%d P%d %s" % (first + 1, second + 1, _margin(margin))
+                else:
+                    w = a.winner() + 1
+                    big = "P%d" % w
+                    if margin is None:
+                        line = "P%d alone" % w if loser_known else "P%d, no other yet" % w
+                    else:
+                        line = "P%d by %s" % (w, _margin(margin))
+            ruling = g.ruling
+            if not winner_known:
+                stacks = ""
+            elif ruling == "void":
+                stacks = "void: no stacks"
+            elif ruling is not None:
+                stacks = "ruled: P%d takes" % (ruling + 1)
+            elif a.tie() and a.loser() is None:
+                stacks = "nobody takes"
+            elif not loser_known:
+                stacks = "waiting..."
+            elif a.loser() is None:
+                stacks = "table decides"
+            else:
+                stacks = "P%d takes stacks" % (a.loser() + 1)
+            w = a.winner()
+            right = "G%d" % g.game_no
+            if self.call_tops_known:
+                right += " stress" if g.call_stress else " no stress"
+            _title(fb, "CALL " + names[w] if winner_known and w is not None else "CALL",
+                   right, "CALL")
+            ui.big_center(fb, big, 10, 3)
+            ui.center(fb, line[:ui.COLS], 36)
+            ui.center(fb, stacks[:ui.COLS], 45)
+            label = self._label(view, self.choice % (g.players + 2))
+        fb.fill_rect(0, 55, ui.W, 9, 1)  # the action line
+        ui.center(fb, ("<" + label + ">")[:ui.COLS], 56, 0)
+
+
+def _margin(us):
+    """900 -> '0.9 ms'; 12345 -> '12.3 ms'; 2500000 -> '2.50 s'."""
+    if us < 1000000:
+        tenths = (us + 50) // 100
+        return "%d.%d ms" % (tenths // 10, tenths % 10)
+    hundredths = (us + 5000) // 10000
+    return "%d.%02d s" % (hundredths // 100, hundredths % 100)
+
+
+def _tops(game, unknown=False):
+    """'8C  3D'; '?  ?' when new cards are down that the table has not entered."""
+    a, b = game.tops
+    if a is None or b is None:
+        return ""
+    if unknown:
+        return "?  ?"
+    return cards.name(a) + "  " + cards.name(b)
+
+
+def _title(fb, left, right, short):
+    """The inverted title row; `short` replaces `left` when both do not fit."""
+    room = ui.COLS - len(right) - 1
+    if len(left) > room:
+        left = short
+    ui.bar(fb, left[:room], 0, right)
+
+
+def _picker_class():
+    """The centre-card picker's class, made at the first flip (so the card picker's
+    module loads then, not with the game): it keeps the referee listening. Calls are
+    taken while the table enters the new centre tops, so every raw call-button edge
+    and every loop turn go on to the Stress screen below it (which closes the picker
+    when a call is made). Two cards: stack 1, then stack 2; BACK skips."""
+    from firmware.screens.cardpicker import CardPickerScreen
+
+    class CentrePicker(CardPickerScreen):
+        def __init__(self, app, owner, stack, first=None):
+            self.owner = owner
+            self.first = first
+            CardPickerScreen.__init__(self, app, "Centre %d: P%d" % (stack, stack),
+                                      self._picked, self._preview)
+
+        def _picked(self, card):
+            first = self.first
+            if first is None:
+                self.app.push(CentrePicker(self.app, self.owner, 2, card))
+            elif self.owner._line((None, "centre", first, card)):
+                self.owner.tops_unknown = False
+                self.app.beep()
+
+        def _preview(self, card):
+            first = self.first
+            if first is None:
+                return "BACK: skip"
+            if card == first:
+                return "same card twice"
+            if cards.rank(card) == cards.rank(first):
+                return "STRESS"
+            return "with " + cards.name(first)
+
+        def on_button(self, kind, button):
+            if button == b.BACK and kind == b.LONG:
+                self.owner.leave()  # going home: what waits in RAM is written first
+            CardPickerScreen.on_button(self, kind, button)
+
+        def on_call(self, player, down, t_us):
+            self.owner.on_call(player, down, t_us)
+
+        def tick(self, now_ms):
+            self.owner.background(now_ms)
+
+        def awake(self):
+            return self.owner.awake()
+
+    return CentrePicker

@@ -1,5 +1,5 @@
 """Stress: the end of the match (its own small module: loaded when the match is won,
-when the centre picker's modules are let go, and dropped at home)."""
+and dropped at home)."""
 
 from firmware import ui
 
