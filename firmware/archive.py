@@ -39,7 +39,9 @@ over one, or History opened on a game that is over), for a repair or a rebuild o
 index, and for a drop for room; it is dropped again after each
 (firmware.screens.home_menu, firmware.screens.history, make_room_for). History reads
 the index with firmware/archive_read.py alone (Index, Pager, Row: this module builds on
-them). What a drop for room says waits for History in firmware.modules.said.
+them). The rare paths (a drop for room, the repairs, a rebuild) are in
+firmware/archive_fix.py, loaded only for them (keeping a game needs none of it). What a
+drop for room says waits for History in firmware.modules.said.
 
 Steps of `keep` (each survives a power cut; `check` repairs at the next start):
     1. rename game.txt -> archive/NNNNN.txt   the commit: the game is archived
@@ -62,8 +64,8 @@ import gc
 
 from firmware import journal as jr
 from firmware.archive_read import (FOLDER, INDEX, ROW_MAX, Damaged, Index,  # noqa: F401
-                                    Pager, Row, ended, join, name_of, take_said, why)
-from firmware.archive_read import parse_header as _parse_header
+                                    Pager, Row, ended, join, name_of, rows, seq_of,
+                                    take_said, why)
 from firmware.archive_read import unseal as _unseal_line
 
 IN_PLAY = "game.txt"
@@ -73,12 +75,6 @@ PLAY_ROOM = 96 * 1024  # flash kept free for the game in play (a long match's jo
 EXACT = 16  # margins kept exactly per player before the histogram alone decides
 BINS = 64
 REBASE_EVERY = 64  # actions between rebases while a transcript is replayed
-
-
-def seq_of(name):
-    if len(name) == 9 and name.endswith(".txt") and name[:5].isdigit():
-        return int(name[:5])
-    return None
 
 
 # -- margins: a median without keeping every margin ------------------------------------
@@ -265,20 +261,6 @@ def _header_text(h):
     return "archive %s next %d first %d games %d bytes %d" % (VERSION, h[0], h[1], h[2], h[3])
 
 
-def _rows(f):
-    """The index's rows (Row objects, oldest first) from an open index file, after its
-    header line; blank filler is skipped, damage raises Damaged. Streams: one row in
-    the heap at a time."""
-    f.readline(ROW_MAX + 1)
-    while True:
-        raw = f.readline(ROW_MAX + 1)
-        if not raw:
-            return
-        text = _unseal_line(raw)
-        if text is not None:
-            yield Row(text)
-
-
 # -- the archive -----------------------------------------------------------------------
 class Archive(Index):
     def __init__(self, storage, budget=DEFAULT_KB * 1024, play_room=PLAY_ROOM):
@@ -340,7 +322,7 @@ class Archive(Index):
         if f is None:
             return out
         try:
-            for r in _rows(f):
+            for r in rows(f):
                 if len(out) >= n:
                     break
                 out.append(r)
@@ -357,13 +339,13 @@ class Archive(Index):
         if f is None:
             return 0, 0
         try:
-            rows = _rows(f)
+            it = rows(f)
             while k < h[2]:
                 over = h[3] - freed + extra_cost > self.budget
                 short = free_now is not None and free_now + freed < self.play_room
                 if not over and not short:
                     break
-                r = next(rows, None)  # read only when one more must go, as before
+                r = next(it, None)  # read only when one more must go, as before
                 if r is None:
                     break
                 freed += r.cost
@@ -414,154 +396,42 @@ class Archive(Index):
             said = join(said, "Archive full: %d oldest game%s dropped" % (k, "" if k == 1 else "s"))
         return said
 
+    # The rare paths (firmware.archive_fix, loaded for them) ------------------------
     def make_room(self, need):
         """A full flash in play: drop the oldest archived games until `need` bytes are
         free (or the archive is empty). Returns how many were dropped."""
-        dropped = 0
-        try:
-            h, _ = self.header()
-        except Damaged:
-            return 0
-        while h[2] > 0:
-            free = self.root.free()
-            if free is not None and free >= need:
-                break
-            rows = self.oldest(1)
-            if not rows:
-                break
-            r = rows[0]
-            self.st.remove(name_of(r.seq))  # the file first: the flash is full
-            h = [h[0], r.seq + 1, h[2] - 1, h[3] - r.cost]
-            if h[2] == 0:
-                h[1] = h[0]
-            try:
-                self._write_index(h, 1, [])
-            except OSError:
-                pass  # check() drops the row whose file is gone
-            dropped += 1
-        if dropped:
-            from firmware import modules
-            modules.said = "Flash full: %d oldest game%s dropped" % (dropped, "" if dropped == 1 else "s")
-        return dropped
+        return _fix("make_room", self, need)
 
-    # Repair ------------------------------------------------------------------------
     def check(self):
         """Finish or repair what a power cut left (module docstring); a damaged index is
-        rebuilt. Returns what to say, or None. Cheap when all is well: a few stats."""
-        if not self.exists():
+        rebuilt. Returns what to say, or None. Cheap when all is well: a few stats (the
+        repairs' code is loaded only when there is one to do)."""
+        if self.sound():
             return None
-        self.st.recover(INDEX)
-        try:
-            h, _ = self.header()
-        except Damaged:
-            return self.rebuild()
-        said = None
-        # a transcript renamed in but not indexed (cut between steps 1 and 2)
-        if self.st.exists(name_of(h[0])):
-            rows = []
-            seq = h[0]
-            total = 0
-            while self.st.exists(name_of(seq)):
-                s = summarize(self.st, name_of(seq))
-                if s is not None:
-                    c = self.cost(self.st.size(name_of(seq)))
-                    rows.append(row_text(seq, "end" if s[3] else "quit", c, s))
-                    total += c
-                    if h[2] == 0 and len(rows) == 1:
-                        h[1] = seq
-                else:
-                    self.st.remove(name_of(seq))
-                seq += 1
-            h = [seq, h[1], h[2] + len(rows), h[3] + total]
-            self._write_index(h, 0, rows)
-            k, freed = self._plan_drops(h, 0, self.root.free())
-            if k:
-                drops = self.oldest(k)
-                first = h[1]
-                h = [h[0], drops[-1].seq + 1, h[2] - k, h[3] - freed]
-                if h[2] == 0:
-                    h[1] = h[0]
-                self._write_index(h, k, [])
-                self._drop_files(first, h[1])
-                said = "Archive full: %d oldest game%s dropped" % (k, "" if k == 1 else "s")
-        # transcripts older than the first row (cut in step 3)
-        seq = h[1] - 1
-        while seq > 0 and self.st.exists(name_of(seq)):
-            self.st.remove(name_of(seq))
-            seq -= 1
-        # rows whose transcript is gone (a drop for room cut before its index)
-        if h[2] > 0 and not self.st.exists(name_of(h[1])):
-            st = self.st
-            n, total, first = self._present()
-            h = [h[0], first if first is not None else h[0], n, total]
-            self._write_index(h, 0, [], lambda row: st.exists(name_of(row.seq)))
-        return said
-
-    def _present(self):
-        """(rows, bytes, first seq) of the rows whose transcript is there."""
-        n = total = 0
-        first = None
-        f = self.st.open_read(INDEX)
-        if f is None:
-            return 0, 0, None
-        try:
-            for r in _rows(f):
-                if self.st.exists(name_of(r.seq)):
-                    n += 1
-                    total += r.cost
-                    if first is None:
-                        first = r.seq
-        finally:
-            f.close()
-        return n, total, first
+        return _fix("check", self)
 
     def rebuild(self):
         """A damaged (or lost) index: written anew from the transcripts. Reads every
         game: slow, and rare."""
-        hint = 1
-        f = self.st.open_read(INDEX)
-        if f is not None:  # the header may be whole though a row is not
-            try:
-                raw = f.readline(ROW_MAX + 1)
-                try:
-                    text = _unseal_line(raw)
-                    if text is not None:
-                        hint = _parse_header(text)[0]
-                except Damaged:
-                    pass
-            finally:
-                f.close()
-        seqs = []
-        for name in self.st.listdir():
-            s = seq_of(name)
-            if s is not None:
-                seqs.append(s)
-        seqs.sort()
-        nxt = max(hint, (seqs[-1] + 1) if seqs else 1)
-        if self.st.exists(INDEX):
-            self.st.remove(INDEX)
-        w = self.st.atomic(INDEX)
-        rows = 0
-        total = 0
-        first = None
-        body = []
-        for s in seqs:
-            summary = summarize(self.st, name_of(s))
-            gc.collect()
-            if summary is None:
-                continue
-            c = self.cost(self.st.size(name_of(s)))
-            body.append(jr.seal_bytes(row_text(s, "end" if summary[3] else "quit", c, summary)))
-            rows += 1
-            total += c
-            if first is None:
-                first = s
-        h = [nxt, first if first is not None else nxt, rows, total]
-        w.write(jr.seal_bytes(_header_text(h)))
-        for b in body:
-            w.write(b)
-        w.commit()
-        return "Archive index rebuilt (%d game%s)" % (rows, "" if rows == 1 else "s")
+        return _fix("rebuild", self)
+
+
+_FIX = "firmware.archive_fix"
+
+
+def _fix(fn, arch, *args):
+    """firmware.archive_fix's `fn`(arch, *args, this module's kit), the module let go
+    again on a board unless something had it loaded."""
+    import sys
+    had = _FIX in sys.modules
+    from firmware import archive_fix
+    try:
+        return getattr(archive_fix, fn)(arch, *args + ((summarize, row_text, _header_text),))
+    finally:
+        archive_fix = None
+        if not had and sys.implementation.name == "micropython":
+            from firmware.modules import forget_module
+            forget_module(_FIX)
 
 
 def make_room_for(journal, nbytes, error):
@@ -603,17 +473,29 @@ def before_new(app):
     """The new-game screen, before the new journal is started: the game in play goes to
     the archive. Returns (go on, what to say or None); never raises. When the game in
     play could not be archived it stays in play and the new game must not start."""
-    session = app.session
-    app.session = None  # its heap is free while the transcript is read
+    return _keep(app, None, "Not started: %s")
+
+
+def _keep(app, status, failed):
+    """The game in play goes to the archive: (archived or gone, what to say). Its
+    session is let go first, so that the replay has its heap (the transcript on flash
+    is the same game); when the game could not be archived it is read back from flash
+    (Session.resume, as at power-up) and stays in play, and `failed` % the reason is
+    said (no game on flash any more: History says it, a new game starts)."""
+    app.session = None
     gc.collect()
     try:
-        return True, for_app(app).keep()
+        return True, for_app(app).keep(status)
     except Exception as e:  # noqa: BLE001 - never the error screen for this
         app._log(e)
-        if app.hw.storage.exists(IN_PLAY):
-            app.session = session  # not archived: still the game in play
-            return False, "Not started: %s" % why(e)
-        return True, None
+        if not app.hw.storage.exists(IN_PLAY):  # archived, but not all went well
+            return True, (failed % why(e)) if status else None
+        try:
+            from firmware.session import Session
+            app.session = Session.resume(app.journal)[0]
+        except Exception as e2:  # noqa: BLE001
+            app._log(e2)
+        return False, failed % why(e)
 
 
 def for_history(app, what):
@@ -621,15 +503,8 @@ def for_history(app, what):
     lets it go after): "keep" the game in play, which is over (what to say; never
     raises: "Game not archived: ..." and the game stays in play), "check" or
     "rebuild" the archive (what to say; Damaged, OSError as Archive's)."""
-    arch = for_app(app)
     if what == "check":
-        return arch.check()
+        return for_app(app).check()
     if what == "rebuild":
-        return arch.rebuild()
-    try:
-        said = arch.keep("end")
-        app.session = None  # archived: read-only from now on
-        return said
-    except Exception as e:  # noqa: BLE001
-        app._log(e)
-        return "Game not archived: " + why(e)
+        return for_app(app).rebuild()
+    return _keep(app, "end", "Game not archived: %s")[1]

@@ -27,6 +27,12 @@ def name_of(seq):
     return "0" * (5 - len(s)) + s + ".txt"
 
 
+def seq_of(name):
+    if len(name) == 9 and name.endswith(".txt") and name[:5].isdigit():
+        return int(name[:5])
+    return None
+
+
 def ended(game):
     """The game is over (a Stress match: won)."""
     mw = getattr(game, "match_winner", None)
@@ -122,6 +128,20 @@ class Row:
         if not self.extra.startswith("p="):
             return []
         return [(p[0], int(p[1:])) for p in self.extra[2:].split(".") if p]
+
+
+def rows(f):
+    """The index's rows (Row objects, oldest first) from an open index file, after its
+    header line; blank filler is skipped, damage raises Damaged. Streams: one row in
+    the heap at a time."""
+    f.readline(ROW_MAX + 1)
+    while True:
+        raw = f.readline(ROW_MAX + 1)
+        if not raw:
+            return
+        text = unseal(raw)
+        if text is not None:
+            yield Row(text)
 
 
 class _Folder(Storage):

@@ -183,3 +183,42 @@ def test_the_new_game_screen_offers_each_games_own_player_limits():
     for name, entry in GAMES.items():
         cls = game_class(name)
         assert (entry[3], entry[4]) == (cls.MIN_PLAYERS, cls.MAX_PLAYERS), name
+
+
+def _full_flash(*_args, **_kw):
+    raise OSError(28, "ENOSPC")
+
+
+def test_a_game_history_cannot_archive_stays_in_play(tmp_path, monkeypatch):
+    """The session is let go while the transcript is replayed; when the archive refuses,
+    the game is read back from flash and stays the game in play, and History says so."""
+    from firmware import modules
+    monkeypatch.setattr(modules, "said", None)  # what an earlier test's drop left
+    st = Storage(str(tmp_path / "flash"))
+    play(st, "stack31_long_3p.txt")
+    dev = new_device(tmp_path)
+    moves = dev.game.moves
+    monkeypatch.setattr(ar.Archive, "keep", _full_flash)
+    open_history(dev)
+    assert " ".join(dev.app.toast_text()) == "Game not archived: flash full"
+    assert dev.app.session is not None and dev.game.over and dev.game.moves == moves
+    assert os.path.exists(tmp_path / "flash" / "game.txt")
+    assert dev.shows("0 games")
+
+
+def test_a_new_game_that_cannot_archive_the_last_does_not_start(tmp_path, monkeypatch):
+    dev = new_device(tmp_path)
+    open_stack31(dev, 2)
+    draw(dev)
+    draw(dev)
+    moves = dev.game.moves
+    dev.long("BACK")
+    monkeypatch.setattr(ar.Archive, "keep", _full_flash)
+    dev.press("DOWN")
+    dev.press("OK")  # Stack 31 again, over the saved one
+    dev.press("OK")  # yes
+    dev.press("OK")  # players: start
+    assert " ".join(dev.app.toast_text()) == "Not started: flash full"
+    assert dev.app.session is not None and dev.game.moves == moves and not dev.game.over
+    dev.long("BACK")
+    assert dev.shows("Resume Stack 31")
