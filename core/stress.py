@@ -20,34 +20,18 @@ from core import cards
 from core import checkpoint as cp
 from core.errors import IllegalAction
 from core.game import Game
-from core.stress_arbiter import Arbiter, CALL, MAX_OPTION_US, TICKS_MAX
+from core.stress_arbiter import Arbiter, MAX_OPTION_US, TICKS_MAX
 
-CENTRE = "centre"
-PLAY = "play"
-START = "start"
+# The edge verbs (tools and tests read them); every other verb is written as its
+# string ("centre", "play", "start", "resume", "out", "void", "takes").
 DOWN = "down"
 UP = "up"
-RESUME = "resume"
-OUT = "out"
-VOID = "void"
-TAKES = "takes"
 
 
 def fits(card, top):
     """True when CARD may go on TOP: one rank above or below, aces high and low (STR-2)."""
     step = (cards.rank(card) - cards.rank(top)) % 13
     return step == 1 or step == 12
-
-
-# The per-player call counters (STR-35), indexes into Stress.stats[p]
-WON, TIED, TOOK, FALSE, MARGIN_SUM, MARGINS = 0, 1, 2, 3, 4, 5
-STATS = 6
-
-
-def parse_time(token):
-    """'@1500' -> 1500 (microseconds, a non-negative integer)."""
-    from core.stress_rare import parse_time
-    return parse_time(token)
 
 
 class Stress(Game):
@@ -66,14 +50,13 @@ class Stress(Game):
                  "loser", "games_won", "over")
 
     def _check_option(self, key, value):
+        lo, hi = 0, MAX_OPTION_US
         if key == "games":
-            if not 1 <= value <= 99:
-                raise IllegalAction("games: 1 to 99")
+            lo, hi = 1, 99
         elif key == "slow_window_us":
-            if not 1 <= value <= MAX_OPTION_US:
-                raise IllegalAction("%s: 1 to %d" % (key, MAX_OPTION_US))
-        elif not 0 <= value <= MAX_OPTION_US:
-            raise IllegalAction("%s: 0 to %d" % (key, MAX_OPTION_US))
+            lo = 1
+        if not lo <= value <= hi:
+            raise IllegalAction("%s: %d to %d" % (key, lo, hi))
         return value
 
     def _setup(self):
@@ -83,16 +66,16 @@ class Stress(Game):
         self.over = False  # after PX out, until the next start
         self.games_won = [0] * n
         self.game_no = 0
-        self.calls = []  # closed calls: (game_no, winner, tie, margin, loser, stress,
-        # ruling), 0-based; the last CALLS_KEPT of them when that is set (STR-35)
+        self.calls = []  # closed calls: [game_no, winner, tie, margin, loser, stress,
+        # ruling], 0-based; the last CALLS_KEPT of them when that is set (STR-35)
         self.calls_closed = 0  # every call closed in the match
         # STR-35, per player: [won, tied, took, false, margin sum (us), margins counted]
-        self.stats = [[0] * STATS for _ in range(n)]
+        self.stats = [[0] * 6 for _ in range(n)]
         self.call_stress = False  # the tops showed stress when the open call was made
-        self.ruling = None  # the table's ruling on the open call: None, VOID or a 0-based player
+        self.ruling = None  # the table's ruling on the open call: None, "void" or a 0-based player
         self.last_t = 0  # the latest @T (the notation's unwrapped microseconds)
-        self.arbiter = Arbiter(n, self.options["debounce_us"], self.options["tie_window_us"],
-                               self.options["slow_window_us"])
+        o = self.options
+        self.arbiter = Arbiter(n, o["debounce_us"], o["tie_window_us"], o["slow_window_us"])
 
     # Notation ---------------------------------------------------------------
 
@@ -102,13 +85,13 @@ class Stress(Game):
 
     def format(self, action):
         verb = action[1]
-        if verb in (DOWN, UP):
+        if verb == "down" or verb == "up":
             return "@%d P%d %s" % (action[2], action[0], verb)
-        if verb == CENTRE:
-            return "centre %s %s" % (cards.name(action[2]), cards.name(action[3]))
-        if verb == PLAY:
+        if verb == "centre":
+            return "centre " + cards.name(action[2]) + " " + cards.name(action[3])
+        if verb == "play":
             return "P%d play %s %d" % (action[0], cards.name(action[2]), action[3])
-        if verb == OUT or verb == TAKES:
+        if action[0] is not None:  # out, takes
             return "P%d %s" % (action[0], verb)
         return verb
 
@@ -132,20 +115,44 @@ class Stress(Game):
 
     # Rules ------------------------------------------------------------------
 
-    def _not_on(self):
-        if self.over:
-            return IllegalAction("game is over")
-        return IllegalAction("game not started")
-
-    def _check(self, action):
+    def _apply(self, action):
+        """Checks everything first, then changes the position. No undo record is kept
+        (UNDO_BY_REPLAY): none is made, no garbage per line."""
         verb = action[1]
-        if verb == CENTRE:
+        a = self.arbiter
+        if verb == "down" or verb == "up":
+            t = action[2]
+            if t < self.last_t:
+                raise IllegalAction("time went back")
+            a.advance(t - self.last_t)
+            self.last_t = t
+            if a.edge(action[0] - 1, verb == "down", t & TICKS_MAX) == 2:  # a CALL
+                self.call_stress = self.stress()
+            return None
+        if verb == "centre":
             if action[2] == action[3]:
                 raise IllegalAction("same card twice")
-        elif verb == PLAY:
-            if not self.on:
-                raise self._not_on()
-            if self.arbiter.called():
+            self.tops[0], self.tops[1] = action[2], action[3]
+            return None
+        if verb == "start":
+            if self.on:
+                raise IllegalAction("game already on")
+            if self.match_winner() is not None:
+                raise IllegalAction("match is over")
+            self.on = True
+            self.over = False
+            self.game_no += 1
+            self.call_stress = False
+            self.ruling = None
+            a.arm(self.last_t & TICKS_MAX)
+            return None
+        if not self.on:
+            if self.over:
+                raise IllegalAction("game is over")
+            raise IllegalAction("game not started")
+        called = a.called()
+        if verb == "play":
+            if called:
                 raise IllegalAction("call pending: resume")
             card, s = action[2], action[3]
             top = self.tops[s - 1]
@@ -155,67 +162,26 @@ class Stress(Game):
                 raise IllegalAction(cards.name(card) + " is on top")
             if not fits(card, top):
                 raise IllegalAction("%s does not fit %d" % (cards.name(card), s))
-        elif verb == START:
-            if self.on:
-                raise IllegalAction("game already on")
-            if self.match_winner() is not None:
-                raise IllegalAction("match is over")
-        elif verb in (DOWN, UP):
-            if action[2] < self.last_t:
-                raise IllegalAction("time went back")
-        elif verb == RESUME:
-            if not self.on:
-                raise self._not_on()
-            if not self.arbiter.called():
-                raise IllegalAction("no call to resume")
-        elif verb == OUT:
-            if not self.on:
-                raise self._not_on()
-        elif verb == VOID or verb == TAKES:
-            if not self.on:
-                raise self._not_on()
-            if not self.arbiter.called():
-                raise IllegalAction("no call to rule on")
-
-    def _apply(self, action):
-        self._check(action)
-        # No undo record is kept (UNDO_BY_REPLAY): none is made, no garbage per line.
-        verb = action[1]
-        if verb == CENTRE:
-            self.tops[0], self.tops[1] = action[2], action[3]
-        elif verb == PLAY:
-            self.tops[action[3] - 1] = action[2]
-        elif verb == START:
-            self.on = True
-            self.over = False
-            self.game_no += 1
-            self.call_stress = False
-            self.ruling = None
-            self.arbiter.arm(self.last_t & TICKS_MAX)
-        elif verb in (DOWN, UP):
-            t = action[2]
-            self.arbiter.advance(t - self.last_t)
-            self.last_t = t
-            result = self.arbiter.edge(action[0] - 1, verb == DOWN, t & TICKS_MAX)
-            if result == CALL:
-                self.call_stress = self.stress()
-        elif verb == RESUME:
-            self._close_call()
-            self.call_stress = False
-            self.ruling = None
-            self.arbiter.arm(self.last_t & TICKS_MAX)
-        elif verb == VOID:
-            self.ruling = VOID
-        elif verb == TAKES:
-            self.ruling = action[0] - 1
-        elif verb == OUT:
-            if self.arbiter.called():
+            self.tops[s - 1] = card
+        elif verb == "out":
+            if called:
                 self._close_call()
             self.ruling = None
-            self.arbiter.disarm()
+            a.disarm()
             self.on = False
             self.over = True
             self.games_won[action[0] - 1] += 1
+        elif verb == "resume":
+            if not called:
+                raise IllegalAction("no call to resume")
+            self._close_call()
+            self.call_stress = False
+            self.ruling = None
+            a.arm(self.last_t & TICKS_MAX)
+        elif verb == "void" or verb == "takes":
+            if not called:
+                raise IllegalAction("no call to rule on")
+            self.ruling = "void" if verb == "void" else action[0] - 1
         return None
 
     def _close_call(self):
@@ -228,7 +194,7 @@ class Stress(Game):
         winner = a.winner()
         tie = a.tie()
         margin = a.margin_us()
-        loser = a.loser() if ruling is None else (None if ruling == VOID else ruling)
+        loser = a.loser() if ruling is None else (None if ruling == "void" else ruling)
         kept = self.CALLS_KEPT
         calls = self.calls
         if kept is None or kept > 0:
@@ -244,10 +210,10 @@ class Stress(Game):
         else:
             del calls[:]
         self.calls_closed += 1
-        stats = self.stats
-        if ruling == VOID or tie:
+        stats = self.stats  # per player: won, tied, took, false, margin sum, margins
+        if ruling == "void" or tie:
             # Who made the call: the winner, or every player of the tie
-            col = FALSE if ruling == VOID else TIED
+            col = 3 if ruling == "void" else 1  # false, tied
             if tie:
                 first = a.pressed_at(a._first())
                 for i in range(self.players):
@@ -256,16 +222,16 @@ class Stress(Game):
                         stats[i][col] += 1
             elif winner is not None:
                 stats[winner][col] += 1
-            if ruling == VOID:
+            if ruling == "void":
                 return
         elif winner is not None:
             row = stats[winner]
-            row[WON] += 1
+            row[0] += 1  # won
             if margin is not None:
-                row[MARGIN_SUM] += margin
-                row[MARGINS] += 1
+                row[4] += margin
+                row[5] += 1
         if loser is not None:
-            stats[loser][TOOK] += 1
+            stats[loser][2] += 1  # took
 
     def call_stats(self):
         """STR-35: the match's calls counted per player, whatever CALLS_KEPT keeps:
@@ -278,23 +244,23 @@ class Stress(Game):
 
     def _write(self, tokens):
         a = self.arbiter.save()  # now, age, armed, closed, opened, settled, press
-        tokens += ["tops", _card(self.tops[0]), _card(self.tops[1]),
-                   "on", cp.flag(self.on), "over", cp.flag(self.over),
-                   "game", str(self.game_no), "stress", cp.flag(self.call_stress),
+        f = cp.flag
+        tokens += ["tops", _opt(self.tops[0], 1), _opt(self.tops[1], 1),
+                   "on", f(self.on), "over", f(self.over),
+                   "game", str(self.game_no), "stress", f(self.call_stress),
                    "ruling", _ruling(self.ruling), "t", str(self.last_t), "won"]
         tokens += [str(w) for w in self.games_won]
-        tokens += ["arbiter", str(a[0]), str(a[1]), cp.flag(a[2]), "buttons"]
+        tokens += ["arbiter", str(a[0]), str(a[1]), f(a[2]), "buttons"]
         for i in range(self.players):
-            tokens.append("%s:%d:%s:%s" % (cp.flag(a[3][i]), a[4][i], cp.flag(a[5][i]),
-                                           _opt(a[6][i])))
+            tokens.append("%s:%d:%s:%s" % (f(a[3][i]), a[4][i], f(a[5][i]), _opt(a[6][i])))
         tokens += ["closed", str(self.calls_closed), "stats"]
         for row in self.stats:
             tokens.append(":".join([str(v) for v in row]))
         tokens.append("calls")
         for c in self.calls:
             tokens.append("%d:%s:%s:%s:%s:%s:%s" % (
-                c[0], cp.player(c[1]), cp.flag(c[2]), _opt(c[3]), cp.player(c[4]),
-                cp.flag(c[5]), _ruling(c[6])))
+                c[0], cp.player(c[1]), f(c[2]), _opt(c[3]), cp.player(c[4]), f(c[5]),
+                _ruling(c[6])))
 
     def _read(self, r):
         from core import stress_rare  # a resume, an undo
@@ -316,15 +282,14 @@ class Stress(Game):
 
 # Checkpoint words (STR-36) ---------------------------------------------------------
 
-def _card(c):
-    return "-" if c is None else cards.name(c)
-
-
-def _opt(v):
-    return "-" if v is None else str(v)
+def _opt(v, card=0):
+    """'-' for None, else the number (card: the card's name)."""
+    if v is None:
+        return "-"
+    return cards.name(v) if card else str(v)
 
 
 def _ruling(ruling):
     if ruling is None:
         return "-"
-    return "V" if ruling == VOID else cp.player(ruling)
+    return "V" if ruling == "void" else cp.player(ruling)

@@ -6,7 +6,6 @@ imports the screen (no import circle): the screen is handed in.
 """
 
 from core.errors import IllegalAction
-from core.stress import CENTRE, DOWN, OUT, PLAY, RESUME, START, TAKES, UP, VOID
 
 # The views, as in firmware/screens/stress.py
 MATCH = 0
@@ -23,11 +22,11 @@ def tops_unknown(g):
     closed = len(g.calls)
     for i in range(len(h) - 1, -1, -1):
         verb = h[i][1]
-        if verb == CENTRE or verb == PLAY:
+        if verb == "centre" or verb == "play":
             return False
-        if verb == START:
+        if verb == "start":
             return True
-        if verb == RESUME:
+        if verb == "resume":
             closed -= 1
             try:
                 if g.calls[closed][4] is not None:
@@ -64,7 +63,7 @@ def rule(s, i):
     if i == 1:
         if s._line((None, "void")) and s._line((None, "resume")):
             s.app.toast("void: play on")
-    elif s._line((i - 1, TAKES)):
+    elif s._line((i - 1, "takes")):
         s._countdown(1)  # FLIP_REDEAL
 
 
@@ -86,13 +85,13 @@ def write_failed(s, reason):
 def back(s, view):
     """BACK on screen s in view: undo the last line that makes sense there."""
     if view == MATCH:
-        verbs = (OUT, CENTRE)
+        verbs = ("out", "centre")
     elif view == PLAY_VIEW:
-        verbs = (START, RESUME, CENTRE, PLAY)
+        verbs = ("start", "resume", "centre", "play")
     elif view == CALL:
-        verbs = (VOID, TAKES)
+        verbs = ("void", "takes")
     elif view == END:
-        verbs = (OUT,)
+        verbs = ("out",)
     else:
         return
     try:
@@ -116,7 +115,7 @@ def _undo(s, verbs):
     s._take_held()
     h = g.history
     i = len(h) - 1
-    while i >= 0 and (h[i][1] == DOWN or h[i][1] == UP):
+    while i >= 0 and (h[i][1] == "down" or h[i][1] == "up"):
         i -= 1
     if i < 0 or h[i][1] not in verbs:
         return None
@@ -129,7 +128,7 @@ def _undo(s, verbs):
             raise IllegalAction(s.write_error)
         # One replay (the core undoes Stress by replaying its history anyway).
         keep = h[:i]
-        if target[1] not in (START, RESUME, OUT):  # these armed the edges after them
+        if target[1] not in ("start", "resume", "out"):  # these armed the edges after them
             keep += h[i + 1:]
         g._replay(keep)
         try:
