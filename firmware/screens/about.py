@@ -1,29 +1,23 @@
-"""About: what this is, the board, memory and the saved game."""
+"""About: what this is, the board, memory and the saved game.
+
+Written with few names (MicroPython interns every name and short string for good):
+the version is in the longer literal, the heap figure asked of gc in place."""
 
 from firmware import ui
 from firmware.screen import Screen
-
-VERSION = "0.1"
 
 
 class AboutScreen(Screen):
     def draw(self, fb):
         ui.bar(fb, "About")
-        ui.text(fb, "Companion v" + VERSION, 0, 9)
+        ui.text(fb, "Companion v0.1", 0, 9)
         for i, line in enumerate(ui.wrap(self.app.hw.board_name)[:2]):
             ui.text(fb, line, 0, 18 + i * 9)
-        free = _mem_free()
-        if free is not None:
-            ui.text(fb, "heap free %dk" % (free // 1024), 0, 36)
-        game = self.app.session.name if self.app.session else "none"
-        ui.text(fb, "saved: " + game, 0, 45)
+        try:
+            import gc
+            gc.collect()
+            ui.text(fb, "heap free %dk" % (gc.mem_free() // 1024), 0, 36)
+        except (ImportError, AttributeError):
+            pass
+        ui.text(fb, "saved: " + (self.app.session.name if self.app.session else "none"), 0, 45)
         ui.text(fb, "BACK: home", 0, 56)
-
-
-def _mem_free():
-    try:
-        import gc
-        gc.collect()
-        return gc.mem_free()
-    except (ImportError, AttributeError):
-        return None
