@@ -150,19 +150,11 @@ class Arbiter:
         self.debounce_us = debounce_us
         self.tie_window_us = tie_window_us
         self.slow_window_us = slow_window_us
+        # Every button open and settled, nothing armed, no call:
         self._closed = [False] * players
         self._opened = [0] * players  # tick of the button's last opening edge
         self._settled = [True] * players  # open long enough for sure (or never pressed)
         self._press = [None] * players  # us after the arm of the player's first press
-        self.reset(now)
-
-    def reset(self, now=0):
-        """Every button open and settled, nothing armed, no call."""
-        for i in range(self.players):
-            self._closed[i] = False
-            self._opened[i] = 0
-            self._settled[i] = True
-            self._press[i] = None
         self._now = now & TICKS_MAX  # the latest stamp seen
         self._age = 0  # us from the arm time to _now (negative during a countdown)
         self._armed = False
@@ -207,9 +199,6 @@ class Arbiter:
     def disarm(self):
         """Stop taking calls (the game is over). The last call stays readable."""
         self._armed = False
-
-    def armed(self):
-        return self._armed
 
     def countdown_us(self, t):
         """Microseconds until calls are taken (0 once they are; None when disarmed)."""

@@ -106,12 +106,7 @@ class StressScreen(Screen):
         self.pushed_frame = -1  # app.frames when a line last went into the game
         self.blocked = False  # the last write failed and nothing new came since
         self.write_error = None
-        self.tops_unknown = False  # no history (a new game): the tops are as entered
-        if g.history:
-            self.tops_unknown = _rare().tops_unknown(g)
-            _let_go()
-        _let_go("core.stress_rare")  # the resume parsed lines and read a checkpoint
-        self.call_tops_known = not self.tops_unknown
+        self.tops_unknown = False  # a new game: the tops are as entered
         # The time line goes on from the last @T: the time the device was off (or away
         # from this screen) is unknown, and a release just before must not make the
         # next press bounce.
@@ -124,7 +119,13 @@ class StressScreen(Screen):
                 self.level[p] = 1 if levels[p] else 0
             else:
                 self.level[p] = 1 if g.arbiter.is_closed(p) else 0
-        self._resync()
+        if g.moves:  # a resumed game: its tops, and the buttons let go while it was off
+            rare = _rare()
+            self.tops_unknown = rare.tops_unknown(g)
+            rare.resync(self)
+            _let_go()
+        _let_go("core.stress_rare")  # the resume parsed lines and read a checkpoint
+        self.call_tops_known = not self.tops_unknown
 
     # Views and their actions -----------------------------------------------------
 
@@ -452,16 +453,6 @@ class StressScreen(Screen):
         if _picker is None:
             _picker = _picker_class()
         self.app.push(_picker(self.app, self, 1))
-
-    def _resync(self):
-        """A button the referee holds closed but that is open now gets its `up` (after an
-        undo that dropped edges, or a restart). Only releases: a press is never made up."""
-        g = self.game
-        self.filter.clear()
-        for p in range(g.players):
-            if g.arbiter.is_closed(p) and not self.level[p]:
-                self._push((p + 1, "up", max(self.ticks.unwrap(self.clock.ticks_us()),
-                                             g.last_t)), False)
 
     # Drawing: the score, the countdown and the call's winner in big digits, the margin
     # and the next step in words ----------------------------------------------------------

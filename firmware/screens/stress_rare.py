@@ -77,7 +77,7 @@ def write_failed(s, reason):
     s.count_kind = -1
     s.known = (False, False)
     s.tops_unknown = tops_unknown(s.game)  # a centre may have gone
-    s._resync()
+    resync(s)
     s.app.refuse(reason)
     s.app.redraw()
 
@@ -136,6 +136,17 @@ def _undo(s, verbs):
         except OSError:
             g._replay(h)
             raise IllegalAction("storage full: not saved")
-    s._resync()
+    resync(s)
     s.app.redraw()
     return target
+
+
+def resync(s):
+    """A button the referee holds closed but that is open now gets its `up` (after an
+    undo that dropped edges, a refused write, or a restart). Only releases: a press is
+    never made up."""
+    g = s.game
+    s.filter.clear()
+    for p in range(g.players):
+        if g.arbiter.is_closed(p) and not s.level[p]:
+            s._push((p + 1, "up", max(s.ticks.unwrap(s.clock.ticks_us()), g.last_t)), False)
