@@ -309,6 +309,9 @@ class Session:
         if m <= 0:
             return
         self.ring = [c for c in self.ring if c[0] > target[0]]
+        # the new base lives long: the checkpoint just written is garbage now, so
+        # collect first and the base fills the holes it left (fragmentation)
+        gc.collect()
         lines = self._block(target[1], target[2])
         if lines is None:
             return  # damaged on flash since: the next checkpoint rebases
