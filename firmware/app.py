@@ -193,17 +193,23 @@ class App:
             else:  # no saved game: what a resume finds, without loading its modules
                 session = j.details = None
                 j.size = j.count = j.header_count = 0
-        except Exception as e:  # noqa: BLE001 - never a dead board
-            session = None
-            report = self._set_aside(e)
-        gc.collect()
-        if session is not None:
-            try:
+            gc.collect()
+            if session is not None:
                 from firmware.screens import game_screen
                 screen = game_screen(self, session)
-            except Exception as e:  # noqa: BLE001
-                session = None
-                report = self._set_aside(e)
+        except Exception as e:  # noqa: BLE001 - never a dead board
+            # The saved game could not be loaded: log why, keep the journal aside
+            session = None
+            gc.collect()
+            self._log(e)
+            aside = None
+            try:
+                aside = j.set_aside()
+            except Exception:  # noqa: BLE001
+                pass
+            report = "Saved game not loaded (%s)" % type(e).__name__
+            if aside:
+                report += ": kept as " + aside
         self.session = session
         self.push(HomeScreen(self))  # after the resume: it offers only a loaded game
         if session is not None:
@@ -214,22 +220,6 @@ class App:
         if report:  # after the push: a toast belongs to the screen it shows on
             self.toast(report, 6000)
         self.apply_display_settings()
-
-    def _set_aside(self, error):
-        """The saved game could not be loaded: log why, keep the journal aside, and
-        return the words for the screen."""
-        import gc
-        gc.collect()
-        self._log(error)
-        aside = None
-        try:
-            aside = self.journal.set_aside()
-        except Exception:  # noqa: BLE001
-            pass
-        name = type(error).__name__
-        if aside:
-            return "Saved game not loaded (%s): kept as %s" % (name, aside)
-        return "Saved game not loaded (%s)" % name
 
     def forget_modules(self, shown=()):
         """Back on the home screen (MicroPython only): drop the modules loaded since

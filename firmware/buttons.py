@@ -34,7 +34,7 @@ ButtonMachine
 
 Buttons
     Ties the board's pins, their IRQs, the ring and the machine together.
-    `poll(now_us=None)` -> (events, calls): the navigation events since the last poll
+    `poll(now=None)` -> (events, calls): the navigation events since the last poll
     and the raw edges of the Stress call buttons, `(player, down, t_us)` with player
     1..4, down 1/0 and t_us the wrapped ticks_us of the edge. Call edges are NOT
     debounced here: the rules core's arbiter does that itself (use
@@ -83,8 +83,8 @@ class EdgeRing:
         # overflows
         self._b = (array("l", [0] * size), bytearray(size), array("l", (0, 0, 0)))
 
-    def put(self, source, down, t):
-        """Called in the IRQ: no allocation."""
+    def put(self, p, down, t):
+        """Edge of source p, called in the IRQ: no allocation."""
         ts, ks, c = self._b
         size = self.size
         h = c[0]
@@ -96,7 +96,7 @@ class EdgeRing:
             return
         i = h % size
         ts[i] = t
-        ks[i] = (source << 1) | (down & 1)
+        ks[i] = (p << 1) | (down & 1)
         h += 1
         if h >= 2 * size:
             h = 0
@@ -245,9 +245,11 @@ class Buttons:
             else:
                 level[src - n_nav] = down
 
-    def poll(self, now_us=None):
-        """-> (events, calls) since the last poll. See the module docstring."""
-        now = self.clock.ticks_us() if now_us is None else now_us
+    def poll(self, now=None):
+        """-> (events, calls) since the last poll (now: ticks_us). See the module
+        docstring."""
+        if now is None:
+            now = self.clock.ticks_us()
         m = self.machine
         nav, inv, level = self._calls
         calls = []

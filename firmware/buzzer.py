@@ -11,16 +11,13 @@
 
 from firmware.clock import ticks_diff
 
-DUTY = 32768  # 50 %: the loudest square wave
-
 
 class Buzzer:
     def __init__(self, machine=None, pin=None, clock=None, enabled=True):
         self._clock = clock
         self._pwm = None
         self.enabled = enabled
-        self._notes = ()
-        self._i = 0
+        self._notes = ()  # type: tuple  # the note sounding and those after it
         self._until = 0
         self.busy = False
         if machine is not None and pin is not None:
@@ -43,16 +40,15 @@ class Buzzer:
         if now_ms is None:
             now_ms = self._clock.ticks_ms() if self._clock is not None else 0
         self._notes = notes
-        self._i = 0
         self._start(now_ms)
         return True
 
     def _start(self, now_ms):
-        freq, ms = self._notes[self._i]
+        freq, ms = self._notes[0]
         pwm = self._pwm
         if freq > 0:
             pwm.freq(freq)
-            pwm.duty_u16(DUTY)
+            pwm.duty_u16(32768)  # 50 %: the loudest square wave
         else:
             pwm.duty_u16(0)
         self._until = (now_ms + ms) & 0x3FFFFFFF
@@ -68,8 +64,8 @@ class Buzzer:
             now_ms = self._clock.ticks_ms()
         if ticks_diff(now_ms, self._until) < 0:
             return
-        self._i += 1
-        if self._i < len(self._notes):
+        self._notes = self._notes[1:]
+        if self._notes:
             # the next note starts when the last one was due, not late
             self._start(self._until)
             if ticks_diff(now_ms, self._until) >= 0:

@@ -1,11 +1,11 @@
 """The narrow hardware layer the app runs on: display, buttons, clock, storage, buzzer.
 
-    hw = open_hardware(board, machine, clock, storage_root)
+    hw = open_hardware(board, machine, clock, root)
     hw.display    SSD1306_I2C (firmware/ssd1306.py, a framebuf.FrameBuffer), or None
                   when the panel does not answer (hw.problems says why)
     hw.buttons    firmware.buttons.Buttons (poll(now_us) -> (events, calls))
     hw.clock      the clock given (firmware.clock.Clock on the board)
-    hw.storage    firmware.storage.Storage rooted at storage_root (interrupted atomic
+    hw.storage    firmware.storage.Storage rooted at root (interrupted atomic
                   writes already recovered: hw.recovered lists what was done)
     hw.buzzer     firmware.buzzer.Buzzer (silent when the board has no BUZZER pin)
     hw.board, hw.board_name, hw.machine, hw.i2c, hw.problems (list of short strings)
@@ -17,7 +17,7 @@ needed, so everything else works without it.
 """
 
 
-def open_hardware(board=None, machine=None, clock=None, storage_root=None, fs=None,
+def open_hardware(board=None, machine=None, clock=None, root=None, fs=None,
                   display=True, ring_size=64):
     if board is None:
         from firmware.boards import pico as board
@@ -26,8 +26,8 @@ def open_hardware(board=None, machine=None, clock=None, storage_root=None, fs=No
     if clock is None:
         from firmware.clock import Clock
         clock = Clock()
-    if storage_root is None:
-        storage_root = getattr(board, "STORAGE_ROOT", "/")
+    if root is None:
+        root = getattr(board, "STORAGE_ROOT", "/")
     from firmware.buttons import Buttons
     from firmware.buzzer import Buzzer
     from firmware.storage import Storage
@@ -35,7 +35,7 @@ def open_hardware(board=None, machine=None, clock=None, storage_root=None, fs=No
     # Opened here rather than in Hardware.__init__: once the app runs, this module can
     # be let go (firmware.start does on a board) and only the class below stays.
     problems = []
-    storage = Storage(storage_root, fs)
+    storage = Storage(root, fs)
     try:
         recovered = storage.recover()
     except OSError as e:

@@ -101,17 +101,22 @@ from firmware.record import (ACTION, BAD, BAD_SKIP, CHUNK, CK_END, CK_LINE,  # n
                              COMMENT, FILLER, HEAD_END, LINE_MAX, SEAL_LEN, VOID,
                              JournalError, block_crc, filler_bytes, head_end_bytes,
                              seal_bytes, sealed_body, void_bytes)
-from firmware.record import is_header as _is_header  # noqa: F401
+from firmware.record import is_header
 
-STACK = 512  # live records remembered for undo (Session keeps far fewer)
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+_STACK = const(512)  # live records remembered for undo (Session keeps far fewer)
 RESERVE_BLOCKS = 2  # free blocks kept back (littlefs copies a block on write)
-CHECKPOINT_GUESS = 1024  # bytes kept back for the next checkpoint before one is written
+_CHECKPOINT_GUESS = const(1024)  # bytes kept back for the next checkpoint before one is written
 
 ENOSPC = getattr(errno, "ENOSPC", 28)
 EROFS = getattr(errno, "EROFS", 30)
-
-_READ = "firmware.journal_read"
-_NEW = "firmware.journal_new"
 
 
 def _let_go(name, had):
@@ -120,19 +125,12 @@ def _let_go(name, had):
         forget_module(name)
 
 
-def _read(fn):
-    had = _READ in sys.modules
-    from firmware import journal_read
-    f = getattr(journal_read, fn)
-    _let_go(_READ, had)
-    return f
-
-
-def _new(fn):
-    had = _NEW in sys.modules
-    from firmware import journal_new
-    f = getattr(journal_new, fn)
-    _let_go(_NEW, had)
+def _rare(module, fn):
+    """`fn` of a rare module (firmware.journal_read or journal_new), the module
+    dropped again on a board unless something had it loaded."""
+    had = module in sys.modules
+    f = getattr(__import__(module, None, None, (fn,)), fn)
+    _let_go(module, had)
     return f
 
 
@@ -172,12 +170,12 @@ class Journal:
         self.count = 0  # live records (header included) when known
         self.header_count = 0
         self.size = -1  # bytes in the file (-1: not known yet)
-        self.cp_bytes = CHECKPOINT_GUESS
+        self.cp_bytes = _CHECKPOINT_GUESS
         # The live records since the base (undo voids them from the top); zeroed
         # from bytes, no temporary list
-        self.offs = array("i", bytes(4 * STACK))
-        self.lens = array("H", bytes(2 * STACK))
-        self.kinds = bytearray(STACK)
+        self.offs = array("i", bytes(4 * _STACK))
+        self.lens = array("H", bytes(2 * _STACK))
+        self.kinds = bytearray(_STACK)
         self.n = 0
 
     # The record stack ------------------------------------------------------
@@ -187,9 +185,9 @@ class Journal:
         self.overflow = False
 
     def stack_push(self, off, length, kind):
-        if self.n >= STACK:  # never with Session's bounds; the oldest go
+        if self.n >= _STACK:  # never with Session's bounds; the oldest go
             self.overflow = True
-            self._drop(STACK // 2)
+            self._drop(_STACK // 2)
         i = self.n
         self.offs[i] = off
         self.lens[i] = length
@@ -235,7 +233,7 @@ class Journal:
     def start(self, header_lines, records=b""):
         """A fresh file (atomic): the header and its end record, then `records` (sealed
         action records); returns where those start (firmware.journal_new)."""
-        return _new("start")(self, header_lines, records)
+        return _rare("firmware.journal_new", "start")(self, header_lines, records)
 
     def append(self, line):
         """One action record. OSError (nothing written, or rolled back)."""
@@ -246,7 +244,7 @@ class Journal:
         off = self._write(data)
         self.stack_push(off, len(data), ACTION)
         self.count += 1
-        if self.header_count == self.count - 1 and _is_header(text):
+        if self.header_count == self.count - 1 and is_header(text):
             self.header_count = self.count
 
     def append_records(self, data, starts, n):
@@ -266,7 +264,7 @@ class Journal:
         end = off + len(data)
         i = data.rfind(b"\n", 0, len(data) - 1) + 1
         self.stack_push(off + i, len(data) - i, CK_END)
-        self.cp_bytes = max(CHECKPOINT_GUESS, len(data))
+        self.cp_bytes = max(_CHECKPOINT_GUESS, len(data))
         return end
 
     def _write(self, data, check=True):
@@ -374,20 +372,20 @@ class Journal:
         where its end record should be; the offset is then where that line starts).
         JournalError when no header line can be read at all (strict=False: ([], offset
         of the damaged line) with header_ok False when the first line is damaged)."""
-        return _read("read_header")(self, strict)
+        return _rare("firmware.journal_read", "read_header")(self, strict)
 
     def records(self, start):
         """(kind, body, offset, length, has_break) of every line from `start` on."""
-        return _read("records")(self, start)
+        return _rare("firmware.journal_read", "records")(self, start)
 
     def load(self):
         """The whole live transcript: (texts, report); builds the undo stack. For small
         journals and tools (Session.resume does not read it all into RAM)."""
-        return _read("load")(self)
+        return _rare("firmware.journal_read", "load")(self)
 
     def set_aside(self):
         """Keep the journal under another name (game.bad1, ...); returns it or None."""
-        return _new("set_aside")(self)
+        return _rare("firmware.journal_new", "set_aside")(self)
 
     def clear(self):
-        return _new("clear")(self)
+        return _rare("firmware.journal_new", "clear")(self)

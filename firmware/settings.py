@@ -58,23 +58,14 @@ step_game_option(s, "stress", "tie_window_us", +1) -> None, or why it cannot).
 import json
 import sys
 
-_STORE = "firmware.settings_store"
-
-# The ints: key -> (default, low, high); firmware.settings_store uses the same table
-# (Settings.INTS) and defaults().
-_INTS = {
-    "players": (2, 1, 8),
-    "brightness": (128, 0, 255),
-    "dim_s": (30, 0, 600),
-    "sleep_s": (120, 0, 3600),
-    "archive_kb": (256, 32, 1024),  # the archive of past games (firmware/archive.py)
-}
-
 
 def defaults():
+    """The values with no file (Settings.INTS' defaults, P1..P8, buzzer on, no house
+    rules)."""
     d = {"names": ["P%d" % i for i in range(1, 9)], "buzzer": True, "rules": {}}
-    for k in _INTS:
-        d[k] = _INTS[k][0]
+    ints = Settings.INTS
+    for k in ints:
+        d[k] = ints[k][0]
     return d
 
 
@@ -82,7 +73,7 @@ def _call(fn, *args):
     """firmware.settings_store's `fn`, the module dropped again after it on MicroPython
     unless something had it loaded (the settings pages keep it while they are open:
     a press there must not load it from flash)."""
-    had = _STORE in sys.modules
+    had = "firmware.settings_store" in sys.modules
     from firmware import settings_store
     try:
         return getattr(settings_store, fn)(*args)
@@ -90,12 +81,19 @@ def _call(fn, *args):
         settings_store = None
         if not had and sys.implementation.name == "micropython":
             from firmware.modules import forget_module
-            forget_module(_STORE)
+            forget_module("firmware.settings_store")
 
 
 class Settings:
     _loading = False
-    INTS = _INTS
+    # The ints: key -> (default, low, high) (firmware.settings_store uses them too)
+    INTS = {
+        "players": (2, 1, 8),
+        "brightness": (128, 0, 255),
+        "dim_s": (30, 0, 600),
+        "sleep_s": (120, 0, 3600),
+        "archive_kb": (256, 32, 1024),  # the archive of past games (firmware/archive.py)
+    }
     defaults = staticmethod(defaults)
 
     def __init__(self, storage, name="settings.json", autosave=True, load=True):
@@ -107,10 +105,10 @@ class Settings:
         self.details = None
         self.problem = None
         self.data = defaults()
-        if load and not self._quick():
+        if load and not self._read():
             self.load()  # the file checked, healed where it must be
 
-    def _quick(self):
+    def _read(self):
         """True when the file needs no check (no leftover of a save; every key known
         and its value as the check keeps it; no house rules, which the games judge) or
         there is none: its values are taken. False: firmware.settings_store reads it."""
@@ -126,7 +124,7 @@ class Settings:
             d = self.data
             for k in obj:
                 v = obj[k]
-                r = _INTS.get(k)
+                r = self.INTS.get(k)
                 if r is not None:
                     if type(v) is not int or not r[1] <= v <= r[2]:
                         return False

@@ -62,8 +62,6 @@ class SSD1306(framebuf.FrameBuffer):
         # What the panel holds (after the last show()); compared page by page.
         self._shadow = bytearray(pages * width)
         shadow = memoryview(self._shadow)
-        self._page = [buf[p * width:(p + 1) * width] for p in range(pages)]
-        self._shadow_page = [shadow[p * width:(p + 1) * width] for p in range(pages)]
         # One view per run of pages p0..p1 (in the order p0, then p1 >= p0), so that
         # sending a run needs no slicing (a memoryview slice is an allocation on MicroPython).
         lead = self._LEAD
@@ -71,16 +69,16 @@ class SSD1306(framebuf.FrameBuffer):
                       for p0 in range(pages) for p1 in range(p0, pages)]
         # Column window: narrow panels sit in the middle of the 128 columns.
         self._col0 = (128 - width) // 2 if width < 128 else 0
+        # 0x21 c0 c1 0x22 p0 p1 (show), or two commands (contrast, flip)
         self._win = bytearray(6)
-        self._win[0] = _SET_COL_ADDR
-        self._win[1] = self._col0
-        self._win[2] = self._col0 + width - 1
-        self._win[3] = _SET_PAGE_ADDR
         # The send plan's buffers (see show()), one attribute: per page the changed
         # columns lo..hi and the gap split..split_end (split = width: none); the best
-        # cost and its last group per run of pages; the groups to send.
+        # cost and its last group per run of pages; the groups to send; each page of
+        # the frame and of what the panel holds.
         self._plan = (bytearray(pages), bytearray(pages), bytearray(pages), bytearray(pages),
-                      [0] * (pages + 1), [0] * (pages + 1), bytearray(pages), bytearray(pages))
+                      [0] * (pages + 1), [0] * (pages + 1), bytearray(pages), bytearray(pages),
+                      [buf[p * width:(p + 1) * width] for p in range(pages)],
+                      [shadow[p * width:(p + 1) * width] for p in range(pages)])
         # Staging for narrow windows: byte 0 is the control byte 0x40, bytes 1..w one
         # page's columns; a ready view for each window width (multiples of 8, and the
         # panel's width), indexed by (w + 7) // 8 (17 slots on a 128-wide panel).
@@ -91,12 +89,12 @@ class SSD1306(framebuf.FrameBuffer):
                              for w in range(0, width + 8, 8)]
         if width % 8:
             self._stage_views[(width + 7) // 8] = stage[1 - lead:1 + width]
-        self._cmd2 = bytearray(2)
         self.flipped = False
         self.init_display()
 
     # -- transport seam ----------------------------------------------------------------
-    def write_cmd(self, cmd):
+    def write_cmd(self, c):
+        """One command byte."""
         raise NotImplementedError
 
     def write_data(self, buf):
@@ -145,9 +143,10 @@ class SSD1306(framebuf.FrameBuffer):
 
     def contrast(self, contrast):
         """Brightness, 0..255."""
-        self._cmd2[0] = _SET_CONTRAST
-        self._cmd2[1] = contrast & 0xFF
-        self.write_cmds(self._cmd2)
+        win = self._win  # free between frames
+        win[0] = _SET_CONTRAST
+        win[1] = contrast & 0xFF
+        self.write_cmds(memoryview(win)[:2])
 
     def invert(self, invert):
         self.write_cmd(_SET_NORM_INV | (1 if invert else 0))
@@ -157,9 +156,10 @@ class SSD1306(framebuf.FrameBuffer):
         The segment remap applies to data written afterwards, so the whole frame is
         sent again."""
         flipped = bool(flipped)
-        self._cmd2[0] = _SET_SEG_REMAP | (0 if flipped else 1)
-        self._cmd2[1] = _SET_COM_OUT_DIR | (0 if flipped else 0x08)
-        self.write_cmds(self._cmd2)
+        win = self._win
+        win[0] = _SET_SEG_REMAP | (0 if flipped else 1)
+        win[1] = _SET_COM_OUT_DIR | (0 if flipped else 0x08)
+        self.write_cmds(memoryview(win)[:2])
         self.flipped = flipped
         self.show(True)
 
@@ -177,9 +177,7 @@ class SSD1306(framebuf.FrameBuffer):
         the window for changed columns a..b is min((b - a + 8) & ~7, width)."""
         pages = self.pages
         width = self.width
-        page = self._page
-        shadow = self._shadow_page
-        lo, hi, split, split_end, best, back, starts, ends = self._plan
+        lo, hi, split, split_end, best, back, starts, ends, page, shadow = self._plan
         changed = 0
         for p in range(pages):
             a = page[p]
@@ -289,6 +287,8 @@ class SSD1306(framebuf.FrameBuffer):
         w = min((b - a + 8) & ~7, width)
         c0 = a if a + w <= width else width - w
         win = self._win
+        win[0] = _SET_COL_ADDR
+        win[3] = _SET_PAGE_ADDR
         win[1] = self._col0 + c0
         win[2] = self._col0 + c0 + w - 1
         win[4] = p
@@ -312,10 +312,6 @@ class SSD1306(framebuf.FrameBuffer):
         bytes), which starts _LEAD bytes early, at buf[k]."""
         self.write_data(view)
 
-    def dirty_pages(self):
-        """The pages show() would send now (for tests and figures)."""
-        return [p for p in range(self.pages) if self._page[p] != self._shadow_page[p]]
-
 
 class SSD1306_I2C(SSD1306):
     """SSD1306 on I2C: every command and data write is one i2c.writeto()."""
@@ -334,9 +330,9 @@ class SSD1306_I2C(SSD1306):
         self._ctl = (one, cmds, cmds[:3])
         super().__init__(width, height, external_vcc)
 
-    def write_cmd(self, cmd):
+    def write_cmd(self, c):
         one = self._ctl[0]
-        one[1] = cmd
+        one[1] = c
         self.i2c.writeto(self.addr, one)
 
     def write_cmds(self, buf):

@@ -5,13 +5,6 @@ Hold BACK while powering up to skip the app and land in the REPL (for mpremote).
 
 import sys
 
-# Collect after this many bytes allocated, not only when an allocation finds no room: a
-# resume or a burst of presses then leaves its garbage in small patches instead of
-# spreading it over the heap, and the long-lived objects allocated meanwhile stay packed
-# (tools/bench_heap, smallest heap for the Stress session: 188 -> 172 KB; the largest
-# free block after start 6.7 -> 48 KB). A collection costs a few ms on a Pico.
-GC_EVERY = 16 * 1024
-
 
 def board_module(name=None):
     """The pin map: named, or from the port we run on (rp2 -> Pico, esp32 -> DevKit)."""
@@ -19,11 +12,6 @@ def board_module(name=None):
         name = "esp32_devkit" if sys.platform == "esp32" else "pico"
     module = __import__("firmware.boards." + name, None, None, ("NAME",))
     return module
-
-
-def back_held(machine, board):
-    pin = machine.Pin(board.BTN_BACK, machine.Pin.IN, machine.Pin.PULL_UP)
-    return pin.value() == 0
 
 
 def build(machine, board, clock, root, fs=None):
@@ -36,8 +24,14 @@ def build(machine, board, clock, root, fs=None):
     # 4 KB that a fragmented heap no longer has): the journal's record stack and the
     # session's hold buffer.
     import gc
-    if hasattr(gc, "threshold"):  # MicroPython: collect after every GC_EVERY bytes allocated
-        gc.threshold(GC_EVERY)
+    if hasattr(gc, "threshold"):
+        # MicroPython: collect after every 16 KB allocated, not only when an allocation
+        # finds no room: a resume or a burst of presses then leaves its garbage in small
+        # patches instead of spreading it over the heap, and the long-lived objects
+        # allocated meanwhile stay packed (tools/bench_heap, smallest heap for the
+        # Stress session: 188 -> 172 KB; the largest free block after start 6.7 -> 48
+        # KB). A collection costs a few ms on a Pico.
+        gc.threshold(16 * 1024)
     journal = Journal(None, session.JOURNAL)
     session._hold_buffers()
     from firmware.app import App
@@ -70,7 +64,7 @@ def _log(root, error):
     except Exception:  # noqa: BLE001
         text = "%s: %s\n" % (type(error).__name__, error)
     try:
-        with open(root.rstrip("/") + "/error.log", "a") as f:
+        with open(root.rstrip("/") + "/" + "error.log", "a") as f:  # app's name too
             f.write(text)
     except Exception:  # noqa: BLE001
         pass
@@ -86,7 +80,7 @@ def main(board_name=None):
     from firmware.clock import Clock
 
     board = board_module(board_name)
-    if back_held(machine, board):
+    if machine.Pin(board.BTN_BACK, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0:
         print("BACK held at power-up: app not started")
         return None
     for attempt in range(3):

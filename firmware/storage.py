@@ -42,17 +42,15 @@ import sys
 
 from firmware.modules import forget_module
 
-_RARE = "firmware.storage_atomic"
-
 
 def _rare(fn):
     """firmware.storage_atomic's `fn`, the module let go again on a board unless
     something had it loaded."""
-    had = _RARE in sys.modules
+    had = "firmware.storage_atomic" in sys.modules
     from firmware import storage_atomic
     f = getattr(storage_atomic, fn)
     if not had and sys.implementation.name == "micropython":
-        forget_module(_RARE)
+        forget_module("firmware.storage_atomic")
     return f
 
 
@@ -73,14 +71,6 @@ class OsFS:
 
     def statvfs(self, path):
         return os.statvfs(path)
-
-
-def _bytes(data):
-    """str as UTF-8; bytes-like as it is (a memoryview of the hold buffer is written
-    without a copy)."""
-    if isinstance(data, str):
-        return data.encode("utf-8")
-    return data
 
 
 class Storage:
@@ -133,7 +123,9 @@ class Storage:
     def append(self, name, data):
         f = self.fs.open(self.path(name), "ab")
         try:
-            f.write(_bytes(data))
+            # str as UTF-8; bytes-like as it is (a memoryview of the hold buffer is
+            # written without a copy)
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
         finally:
             f.close()
         self.fs.sync()
@@ -154,24 +146,19 @@ class Storage:
                 f.write(data)
             if tail:
                 f.seek(0, 2)
-                f.write(_bytes(tail) if isinstance(tail, str) else tail)
+                f.write(tail.encode("utf-8") if isinstance(tail, str) else tail)
         finally:
             f.close()
         self.fs.sync()
 
-    def _statvfs(self):
+    def free(self):
+        """Bytes free on the file system (blocks free x block size), None if unknown."""
         fn = getattr(self.fs, "statvfs", None)
         if fn is None:
             return None
         try:
-            return fn(self.root or "/")
+            s = fn(self.root or "/")
         except (OSError, AttributeError):
-            return None
-
-    def free(self):
-        """Bytes free on the file system (blocks free x block size), None if unknown."""
-        s = self._statvfs()
-        if s is None:
             return None
         self._bs = s[1] or s[0]
         return s[4] * self._bs
@@ -181,11 +168,8 @@ class Storage:
 
     def block_size(self):
         if not self._bs:
-            s = self._statvfs()
-            if s is None:
-                return 4096
-            self._bs = s[1] or s[0]
-        return self._bs
+            self.free()  # knows it from then on, where it can be known
+        return self._bs or 4096
 
     # The rare paths (firmware.storage_atomic) ----------------------------------------
 

@@ -16,8 +16,8 @@ continue it are skipped.
 
 import framebuf
 
-from firmware import digits as _digits
-from firmware import font6x8 as _font
+from firmware.digits import CHARS, SIZES
+from firmware.font6x8 import COUNT, FONT
 
 W = 128
 H = 64
@@ -26,12 +26,12 @@ LINE = 8  # text row height
 COLS = W // CHAR  # 21
 ROWS = H // LINE  # 8
 
-_N = _font.COUNT
+_N = COUNT
 # Byte -> its glyph in the digit font (255: none), for every byte value (chr() would
 # make each character a name).
-_DIGIT = bytes(_digits.CHARS.encode().find(bytes((c,))) & 255 for c in range(256))
+_DIGIT = bytes(CHARS.encode().find(bytes((c,))) & 255 for c in range(256))
 # The whole font as one MONO_VLSB strip, glyph i at x = 6 * i.
-_font_buf = bytearray(_font.FONT)
+_font_buf = bytearray(FONT)
 _font_fb = framebuf.FrameBuffer(_font_buf, CHAR * _N, 8, framebuf.MONO_VLSB)
 # One glyph cell: cut out of the strip (blit clips to it), then blitted with a key.
 # (A FrameBuffer keeps its buffer alive.)
@@ -103,10 +103,10 @@ def bar(fb, left, y=0, right_text=""):
 # scale 2: 16 px, 3: 24 px, 4: 32 px.
 # (a comprehension: its names are its own, none a module global)
 _BIG = {h // 8: (h, s[0], s[1],
-                 framebuf.FrameBuffer(bytearray(s[2]), s[0] * len(_digits.CHARS), h,
+                 framebuf.FrameBuffer(bytearray(s[2]), s[0] * len(CHARS), h,
                                      framebuf.MONO_VLSB),
                  framebuf.FrameBuffer(bytearray(s[0] * ((h + 7) // 8)), s[0], h, framebuf.MONO_VLSB))
-        for h, s in _digits.SIZES.items()}
+        for h, s in SIZES.items()}
 
 # The font modules' data now lives in the strips above: on MicroPython their modules
 # (the glyph bytes, about 3.5 KB of heap on the unix port) are let go.
@@ -117,7 +117,7 @@ if sys.implementation.name == "micropython":
     forget_module("firmware.digits")
     forget_module("firmware.font6x8")
     del forget_module
-del _digits, _font, sys
+del CHARS, SIZES, COUNT, FONT, sys
 
 
 def _numeric(s):
@@ -228,12 +228,12 @@ def wrap(s, cols=COLS):
 BOX_COLS = (W - 4) // CHAR  # 20: text inside a full-width framed box
 
 
-def box(fb, x, y, w, h, text_lines):
+def box(fb, x, y, w, h, lines):
     """A framed box with centred lines: pop-ups and refusals."""
     fb.fill_rect(x, y, w, h, 0)
     fb.rect(x, y, w, h, 1)
-    top = y + (h - len(text_lines) * 9) // 2 + 1
-    for i, line in enumerate(text_lines):
+    top = y + (h - len(lines) * 9) // 2 + 1
+    for i, line in enumerate(lines):
         text(fb, line, x + (w - len(line) * CHAR + 1) // 2, top + i * 9, 1)
 
 

@@ -1,15 +1,14 @@
 """Screens. Game screens are imported only when a game is opened (heap on the board)."""
 
-GAME_SCREENS = {
-    "stack31": ("firmware.screens.stack31", "Stack31Screen"),
-    "stackdeck": ("firmware.screens.stackdeck.scoreboard", "StackDeckScreen"),
-    "stress": ("firmware.screens.stress", "StressScreen"),
-}
 
 
 def game_screen(app, session):
     import gc
-    module_name, class_name = GAME_SCREENS[session.name]
+    module_name, class_name = {
+        "stack31": ("firmware.screens.stack31", "Stack31Screen"),
+        "stackdeck": ("firmware.screens.stackdeck.scoreboard", "StackDeckScreen"),
+        "stress": ("firmware.screens.stress", "StressScreen"),
+    }[session.name]
     # A game's screens are the biggest code loaded at once: give them a clean heap (what
     # the menus just let go, e.g. the settings store after saving the player count).
     gc.collect()

@@ -10,14 +10,14 @@ class ErrorScreen(Screen):
         Screen.__init__(self, app)
         name = type(error).__name__
         self.lines = ui.wrap("%s: %s" % (name, error))[:4]
-        self.started = app.hw.clock.ticks_ms()
+        self.since = app.hw.clock.ticks_ms()
 
     def on_button(self, kind, button):
         if kind == b.SHORT and button in (b.OK, b.BACK):
             self.app.start()
 
     def tick(self, now_ms):
-        if self.app.hw.clock.ticks_diff(now_ms, self.started) >= self.app.RESTART_AFTER_MS:
+        if self.app.hw.clock.ticks_diff(now_ms, self.since) >= self.app.RESTART_AFTER_MS:
             self.app.start()
 
     def awake(self):
