@@ -386,3 +386,48 @@ def test_a_game_in_play_needs_only_the_small_settings_module(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                          cwd=str(__import__("pathlib").Path(__file__).parent.parent))
     assert out.stdout.strip() == "['firmware', 'firmware.settings_rules']", out.stderr
+
+
+GOOD = {"players": 3, "names": ["Ann", "Bo", "P3"], "brightness": 40, "dim_s": 0,
+        "sleep_s": 3600, "buzzer": False, "rules": {}, "archive_kb": 32}
+
+
+@pytest.mark.parametrize("obj", [
+    GOOD, {}, {"players": 8}, {"names": []}, {"names": ["A b", "~!"]},
+    # each of these needs the check (healing, or the games' judgement of house rules)
+    {"players": 9}, {"players": True}, {"players": 2.0}, {"buzzer": 1}, {"colour": 1},
+    {"names": [" Ann"]}, {"names": ["Ann#"]}, {"names": [""]}, {"names": [None]},
+    {"names": ["A very long name"]}, {"names": ["P%d" % i for i in range(1, 10)]},
+    {"names": "Ann"}, {"names": ["\u00e9"]}, {"rules": {"stress": {"games": 3}}},
+    {"rules": {"stress": {"games": -1}}}, {"rules": []}, [1, 2], "text", 5,
+])
+def test_a_file_read_without_the_store_gives_what_the_check_gives(st, obj):
+    """A file that needs no check is taken by firmware.settings itself at load; the
+    result (values, report, file) is the one the store's check gives."""
+    write_text = json.dumps(obj)
+    st.append("settings.json", write_text)
+    s = Settings(st)
+    quick_files = sorted(st.listdir())
+    quick = (s.data, s.report, s.details)
+    st.remove("settings.json")
+    for name in quick_files:
+        st.remove(name)
+    st.append("settings.json", write_text)
+    t = Settings(st, load=False)
+    t.load()  # the store's check
+    assert (t.data, t.report, t.details) == quick
+    assert sorted(st.listdir()) == quick_files
+
+
+def test_a_valid_file_loads_no_store(tmp_path):
+    import subprocess
+    import sys
+    (tmp_path / "settings.json").write_text(json.dumps(GOOD))
+    code = ("import sys; from firmware.storage import Storage; from firmware.settings import Settings;"
+            "s = Settings(Storage(%r)); print(s.get('players'), s.name(2), s.report,"
+            " 'firmware.settings_store' in sys.modules, 'firmware.storage_atomic' in sys.modules)"
+            % str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["3", "Bo", "None", "False", "False"]
