@@ -44,18 +44,17 @@ Nothing here raises on bad data or on a full or read-only flash.
 House rules in words (firmware.settings_rules.RULES): each option a game offers has a
 label, a unit and a ladder of steps for the settings screen; rule_text(key, value) -> "20 ms".
 
-Heap on the board: this module is what a game in play needs (reading the values), and
-what a normal boot needs: a file in which every key is known and every value already
-valid, with no house rules, is taken as it is (the same values the check would keep).
-The rest loads only when it is used and goes again after (names it interns stay: never
-at a normal boot): firmware.settings_store (KEYS, the check and healing of a file that
-needs it, changing and saving) and firmware.settings_rules (the
+Heap on the board: this module is what a game in play needs (reading the values). At
+boot, firmware.settings_read takes a file in which every key is known and every value
+already valid, with no house rules, as it is (the same values the check would keep).
+The rest loads only when it is used and goes again after (the names it interns stay:
+never at a normal boot): firmware.settings_store (KEYS, the check and healing of a file
+that needs it, changing and saving) and firmware.settings_rules (the
 house rules in words, their ladders, the games' own check, and for the settings pages
 game_options(s, "stress"): the game's OPTIONS defaults with the house rules, and
 step_game_option(s, "stress", "tie_window_us", +1) -> None, or why it cannot).
 """
 
-import json
 import sys
 
 
@@ -69,19 +68,20 @@ def defaults():
     return d
 
 
-def _call(fn, *args):
-    """firmware.settings_store's `fn`, the module dropped again after it on MicroPython
-    unless something had it loaded (the settings pages keep it while they are open:
-    a press there must not load it from flash)."""
-    had = "firmware.settings_store" in sys.modules
-    from firmware import settings_store
+def _call(module, fn, *args):
+    """`fn` of a module loaded for it (firmware.settings_store, settings_read), the
+    module dropped again after it on MicroPython unless something had it loaded (the
+    settings pages keep the store while they are open: a press there must not load it
+    from flash)."""
+    had = module in sys.modules
+    m = __import__(module, None, None, (fn,))
     try:
-        return getattr(settings_store, fn)(*args)
+        return getattr(m, fn)(*args)
     finally:
-        settings_store = None
+        m = None
         if not had and sys.implementation.name == "micropython":
             from firmware.modules import forget_module
-            forget_module("firmware.settings_store")
+            forget_module(module)
 
 
 class Settings:
@@ -105,51 +105,12 @@ class Settings:
         self.details = None
         self.problem = None
         self.data = defaults()
-        if load and not self._read():
-            self.load()  # the file checked, healed where it must be
-
-    def _read(self):
-        """True when the file needs no check (no leftover of a save; every key known
-        and its value as the check keeps it; no house rules, which the games judge) or
-        there is none: its values are taken. False: firmware.settings_store reads it."""
-        st = self.storage
-        name = self.filename
-        try:
-            if st.exists(name + ".new") or st.exists(name + ".old"):
-                return False
-            text = st.read_text(name)
-            if text is None:
-                return True  # no file: the defaults
-            obj = json.loads(text)
-            d = self.data
-            for k in obj:
-                v = obj[k]
-                r = self.INTS.get(k)
-                if r is not None:
-                    if type(v) is not int or not r[1] <= v <= r[2]:
-                        return False
-                elif k == "buzzer":
-                    if type(v) is not bool:
-                        return False
-                elif k == "rules":
-                    if v != {}:
-                        return False
-                elif k == "names" and type(v) is list and len(v) <= 8:
-                    for i in range(len(v)):
-                        n = v[i]
-                        if type(n) is not str or not 0 < len(n) <= 10 or n != n.strip():
-                            return False
-                        for c in n:
-                            if not " " <= c <= "~" or c == "#":
-                                return False
-                        d[k][i] = n
-                    continue
-                else:
-                    return False
-                d[k] = v
-            return True
-        except Exception:  # noqa: BLE001 - not JSON, not an object, not text: the check
-            return False
+        if load:
+            # A file that needs no check is read by firmware.settings_read (a normal
+            # boot: loaded for it and let go, as the store is); else the store checks
+            # and heals it.
+            if not _call("firmware.settings_read", "read", self):
+                self.load()
 
     # --- reading: what a game in play needs --------------------------------------
     def get(self, key):
@@ -180,26 +141,26 @@ class Settings:
     # --- changing, checking, saving (firmware.settings_store, loaded for it) -------
     def set(self, key, value):
         """Store a value (numbers clamped). False when refused."""
-        return _call("set_value", self, key, value)
+        return _call("firmware.settings_store", "set_value", self, key, value)
 
     def set_name(self, i, name):
         """Returns the name as stored (cleaned), or None for a bad player number."""
-        return _call("set_name", self, i, name)
+        return _call("firmware.settings_store", "set_name", self, i, name)
 
     set_player_name = set_name
 
     def set_rule(self, game, key, value):
         """value None removes the option. False when refused."""
-        return _call("set_rule", self, game, key, value)
+        return _call("firmware.settings_store", "set_rule", self, game, key, value)
 
     def load(self):
         """Read the file and heal it; never raises. Returns (and keeps in .report) None
         or a short message; .details has the whole report."""
-        return _call("load_file", self)
+        return _call("firmware.settings_store", "load_file", self)
 
     def save(self, force=False):
         """Write atomically when something changed. True if written; False and
         .problem on a full or read-only flash (never raises for the flash)."""
         if not (self.dirty or force):
             return False
-        return _call("save", self, force)
+        return _call("firmware.settings_store", "save", self, force)

@@ -27,9 +27,9 @@ COLS = W // CHAR  # 21
 ROWS = H // LINE  # 8
 
 _N = COUNT
-# Byte -> its glyph in the digit font (255: none), for every byte value (chr() would
-# make each character a name).
-_DIGIT = bytes(CHARS.encode().find(bytes((c,))) & 255 for c in range(256))
+# ASCII byte -> its glyph in the digit font (255: none) (chr() would make each
+# character a name).
+_DIGIT = bytes(CHARS.encode().find(bytes((c,))) & 255 for c in range(128))
 # The whole font as one MONO_VLSB strip, glyph i at x = 6 * i.
 _font_buf = bytearray(FONT)
 _font_fb = framebuf.FrameBuffer(_font_buf, CHAR * _N, 8, framebuf.MONO_VLSB)
@@ -123,7 +123,7 @@ del CHARS, SIZES, COUNT, FONT, sys
 def _numeric(s):
     """True when every character of `s` is in the digit font (or a space)."""
     for ch in s.encode():
-        if ch != 32 and _DIGIT[ch] == 255:
+        if ch != 32 and (ch > 127 or _DIGIT[ch] == 255):
             return False
     return True
 
