@@ -99,7 +99,7 @@ from array import array
 from firmware.modules import forget_module
 from firmware.record import (ACTION, BAD, BAD_SKIP, CHUNK, CK_END, CK_LINE,  # noqa: F401
                              COMMENT, FILLER, HEAD_END, LINE_MAX, SEAL_LEN, VOID,
-                             JournalError, block_crc, filler_bytes, head_end_bytes,
+                             JournalError, block_crc, crc16, filler_bytes, head_end_bytes,
                              seal_bytes, sealed_body, void_bytes)
 from firmware.record import is_header
 
@@ -151,11 +151,56 @@ def reason(e):
     return "flash error: not saved"
 
 
+def checkpoint_parts(lines, moves, buf, head=()):
+    """The checkpoint block of head + lines (the `#= line` records, then the `#] n
+    moves crc` end) in parts: sealed record by record into buf (a bytearray: the
+    session's hold buffer, idle while a checkpoint is written), each part a view of
+    buf as far as it filled. Write each part before taking the next (the next one
+    overwrites it). No contiguous copy of the whole block: a Stack the Deck checkpoint
+    holds every ended round. Yields (crc, total) first: the block's CRC and its bytes."""
+    crc = 0xFFFF
+    total = 0
+    n = 0
+    for seq in (head, lines):
+        for line in seq:
+            b = line.encode()
+            if n:
+                crc = crc16(b"\n", crc)
+            crc = crc16(b, crc)
+            total += len(b) + 4 + SEAL_LEN  # '#= ', the seal and the break
+            n += 1
+    tail = seal_bytes("#] %d %d %04x" % (n, moves, crc))
+    yield total + len(tail), len(tail)
+    mv = memoryview(buf)
+    size = len(buf)
+    fill = 0
+    for seq in (head, lines):
+        for line in seq:
+            b = line.encode()
+            k = len(b) + 3
+            if fill + k + SEAL_LEN + 1 > size:
+                if fill:
+                    yield mv[:fill]
+                    fill = 0
+                if k + SEAL_LEN + 1 > size:  # never with the hold buffer (2 KB)
+                    yield seal_bytes("#= " + line)
+                    continue
+            buf[fill:fill + 3] = b"#= "
+            buf[fill + 3:fill + k] = b
+            buf[fill + k:fill + k + SEAL_LEN + 1] = ("  #~%04x\n" % crc16(mv[fill:fill + k])).encode()
+            fill += k + SEAL_LEN + 1
+    if fill + len(tail) > size:
+        yield mv[:fill]
+        fill = 0
+    buf[fill:fill + len(tail)] = tail
+    yield mv[:fill + len(tail)]
+
+
 def checkpoint_bytes(lines, moves):
-    """The block: `#= line` records and the `#] n moves crc` end, as one bytes."""
-    parts = [seal_bytes("#= " + line) for line in lines]
-    parts.append(seal_bytes("#] %d %d %04x" % (len(lines), moves, block_crc(lines))))
-    return b"".join(parts)
+    """The block as one bytes (tools and tests; the device writes it in parts)."""
+    parts = checkpoint_parts(lines, moves, bytearray(LINE_MAX + 16))
+    next(parts)
+    return b"".join([bytes(p) for p in parts])
 
 
 class Journal:
@@ -256,30 +301,34 @@ class Journal:
         self.count += n
         return off
 
-    def write_checkpoint(self, lines, moves):
-        """Append a checkpoint block; returns the offset just after it."""
-        data = checkpoint_bytes(lines, moves)
-        self.room(len(data), reserve=False)
-        off = self._write(data, check=False)
-        end = off + len(data)
-        i = data.rfind(b"\n", 0, len(data) - 1) + 1
-        self.stack_push(off + i, len(data) - i, CK_END)
-        self.cp_bytes = max(_CHECKPOINT_GUESS, len(data))
-        return end
+    def write_checkpoint(self, lines, moves, buf=None, head=()):
+        """Append a checkpoint block of head + lines in one open file, in parts sealed
+        into buf (the session's hold buffer; None: a small one); returns the offset just
+        after it. Failure: as _write (rolled back, OSError)."""
+        parts = checkpoint_parts(lines, moves, buf or bytearray(LINE_MAX + 16), head)
+        total, last = next(parts)
+        self.room(total, reserve=False)
+        off = self._write(parts, False, total)
+        self.stack_push(off + total - last, last, CK_END)
+        self.cp_bytes = max(_CHECKPOINT_GUESS, total)
+        return off + total
 
-    def _write(self, data, check=True):
-        """Append data in one write; returns where it starts. On failure the bytes that
-        made it are overwritten with filler, and the OSError is raised again."""
+    def _write(self, data, check=True, length=-1):
+        """Append data (bytes-like, or parts of `length` bytes in all) in one open file;
+        returns where it starts. On failure the bytes that made it are overwritten with
+        filler, and the OSError is raised again."""
         st = self.storage
         off = self._size()
+        if length < 0:
+            length = len(data)
         if check:
-            self.room(len(data))
+            self.room(length)
         try:
             st.append(self.name, data)
-        except OSError:
+        except Exception:  # OSError, or MemoryError between parts: no half block stays
             self.rollback(off)
             raise
-        self.size = off + len(data)
+        self.size = off + length
         return off
 
     def rollback(self, off):

@@ -58,7 +58,9 @@ class _Anew:
         self.size = 0
         self.w = journal.storage.atomic(journal.name)
 
-    def write(self, data):
+    def write(self, data, records=-1):
+        """records: how many records data holds (-1: count its breaks; a view of the
+        hold buffer says it)."""
         off = self.size
         try:
             self.w.write(data)
@@ -66,7 +68,8 @@ class _Anew:
             self.abort()
             raise
         self.size = off + len(data)
-        self.n += data.count(b"\n") if off else 0
+        if off:
+            self.n += data.count(b"\n") if records < 0 else records
         return off
 
     def commit(self):

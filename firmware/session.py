@@ -239,7 +239,9 @@ class Session:
         j = self.journal
         try:
             start = j._size()
-            end = j.write_checkpoint(self.header + lines, game.moves)
+            # sealed into the hold buffer (idle: nothing is held) and written in
+            # parts: no contiguous block that grows with the match
+            end = j.write_checkpoint(lines, game.moves, self.buf, self.header)
         except OSError:
             return  # no room: the journal stays valid, only longer to resume
         lines = None

@@ -6,7 +6,7 @@ edit of an ended round), a rare path, loaded for it and let go after it on a boa
 """
 
 from core.errors import IllegalAction
-from firmware.journal import checkpoint_bytes
+from firmware.journal import checkpoint_parts
 from firmware.journal_new import begin
 from firmware.record import ACTION, CHUNK, seal_bytes, void_bytes
 
@@ -93,10 +93,17 @@ def _write_anew(s, base, bg=None, rounds=None, from_header=None):
                 pos += size
                 w.write(b"".join(buf))
                 buf, size = [], 0
-        if base is not None:
-            block = checkpoint_bytes(s.header + (new_base or base), moves)
-            buf.append(block)
-            size += len(block)
+        if base is not None:  # sealed into the hold buffer (idle), written in parts
+            if buf:
+                pos += size
+                w.write(b"".join(buf))
+                buf, size = [], 0
+            block = new_base or base
+            parts = checkpoint_parts(block, moves, s.buf, s.header)
+            pos += next(parts)[0]
+            for part in parts:
+                w.write(part, 0)
+            w.n += len(s.header) + len(block) + 1
         for action in game.history:
             rec = seal_bytes(game.format(action))
             records.append((pos + size, len(rec)))

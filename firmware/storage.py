@@ -4,7 +4,8 @@
     st.read_bytes(name)  -> bytes, or None when missing
     st.read_text(name)   -> str, or None when missing (ValueError if not UTF-8)
     st.open_read(name)   -> binary file object to read line by line, or None
-    st.append(name, data)         # one write, closed (flushed) and synced
+    st.append(name, data)         # one write, closed (flushed) and synced; data may
+                                  # also be an iterable of parts, in one open file
     st.write_atomic(name, data)   # name.new, then rename over name
     w = st.atomic(name); w.write(..); w.commit()   # the same, streamed
     st.exists(name) st.size(name) (0 when missing) st.remove(name) st.rename(a, b) st.listdir()
@@ -124,8 +125,15 @@ class Storage:
         f = self.fs.open(self.path(name), "ab")
         try:
             # str as UTF-8; bytes-like as it is (a memoryview of the hold buffer is
-            # written without a copy)
-            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            # written without a copy); anything else is parts (bytes-like), written
+            # one after the other in this one open file (littlefs commits at close)
+            if isinstance(data, str):
+                f.write(data.encode("utf-8"))
+            elif isinstance(data, (bytes, bytearray, memoryview)):
+                f.write(data)
+            else:
+                for part in data:
+                    f.write(part)
         finally:
             f.close()
         self.fs.sync()

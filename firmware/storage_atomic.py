@@ -14,7 +14,8 @@ class AtomicWriter:
         self._f = st.fs.open(st.path(name + ".new"), "wb")
 
     def write(self, data):
-        self._f.write(data.encode("utf-8") if isinstance(data, str) else bytes(data))
+        # bytes-like as it is (a view of the hold buffer: no copy)
+        self._f.write(data.encode("utf-8") if isinstance(data, str) else data)
 
     def commit(self):
         st = self._st
