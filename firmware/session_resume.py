@@ -70,7 +70,28 @@ def resume(cls, journal, from_header):
                                "aside": None}
         session.details["header"] = "restored from a checkpoint"
         journal.details = session.details
+    _settle(session.game)
     return session, session.report
+
+
+def _settle(game):
+    """What the game keeps from the resume (its history, kept calls, base), made
+    again in a collected heap: built amid the resume's garbage they lie scattered
+    over it, and the copies fill the lowest holes (fragmentation)."""
+    gc.collect()
+    h = game.history
+    for i in range(len(h)):
+        h[i] = h[i][:]
+    game.history = h[:]
+    calls = getattr(game, "calls", None)
+    if calls:
+        for i in range(len(calls)):
+            calls[i] = calls[i][:]
+        game.calls = calls[:]
+    if game._base is not None:
+        game._base = tuple(game._base[:])
+    h = calls = None
+    gc.collect()
 
 
 def _unusable(journal, message, error, report):
@@ -94,26 +115,31 @@ def _load(s, header, data_off, cps, from_header):
     j = s.journal
     j.stack_reset()
     start = data_off
+    # the newest checkpoint found: the replay meets its end record at these moves
+    ahead = cps[0][0] if cps else -1
     while cps:
         c = cps.pop()  # the older first: more undo after resume
         copy, lines = _split_block(c[1])
         if copy is not None and copy != header:
             continue  # not this game's checkpoint
-        g = from_header(header)
+        # the session's game is new: it takes the checkpoint (a refused one leaves it
+        # at its start), so no second game is built
         try:
-            g.restore(lines)
+            s.game.restore(lines)
         except IllegalAction:
             continue
-        if g.moves != c[0]:
+        if s.game.moves != c[0]:
+            s.game = from_header(header)  # a position, but not the one said: start anew
             continue
-        s.game = g
         start = c[3]
         break
+    del cps[:]  # the other checkpoints' text (the newest is read again in the replay)
+    c = copy = lines = None
     gc.collect()
-    _replay(s, start)
+    _replay(s, start, ahead)
 
 
-def _replay(s, start):
+def _replay(s, start, ahead=-1):
     """Apply the records from `start` on, each checked; damage handled (module
     docstring of firmware.journal)."""
     j = s.journal
@@ -150,9 +176,11 @@ def _replay(s, start):
                 break
             j.stack_push(off, length, ACTION)
             since += 1
-            if since % EVERY == 0 and s.checkpoints and not s.ring:
+            if since % EVERY == 0 and s.checkpoints and not s.ring and \
+                    not 0 <= ahead - game.moves < EVERY:
                 # no checkpoint on flash (an old journal or none yet): keep the
-                # history bounded with one in RAM
+                # history bounded with one in RAM (none when the checkpoint found
+                # on flash comes before this one could be used: it resets it)
                 stream_cp = _stream_rebase(s, stream_cp, off + length)
         elif kind == CK_LINE:
             if not block:
