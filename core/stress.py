@@ -237,8 +237,8 @@ class Stress(Game):
         """STR-35: the match's calls counted per player, whatever CALLS_KEPT keeps:
         {"closed": N, "won": [..], "tied": [..], "took": [..], "false": [..],
         "margin_sum_us": [..], "margins": [..]} (lists by player, P1 first)."""
-        from core import stress_rare
-        return stress_rare.call_stats(self)
+        from core import stress_state
+        return stress_state.call_stats(self)
 
     # Checkpoint (STR-36) --------------------------------------------------------
 
@@ -272,12 +272,12 @@ class Stress(Game):
         `centre` (any two different cards) and edges at any T >= the last are always
         legal; they are not listed, except one edge per button at the last T.
         """
-        from core import stress_rare
-        return stress_rare.legal(self, fits)
+        from core import stress_state
+        return stress_state.legal(self, fits)
 
     def state(self):
-        from core import stress_rare  # the archive, the computer's tools
-        return stress_rare.state(self)
+        from core import stress_state  # the archive, the computer's tools
+        return stress_state.state(self)
 
 
 # Checkpoint words (STR-36) ---------------------------------------------------------
