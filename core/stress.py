@@ -243,19 +243,26 @@ class Stress(Game):
     # Checkpoint (STR-36) --------------------------------------------------------
 
     def _write(self, tokens):
+        # Items of several tokens joined by spaces: cp.pack() makes the same lines as
+        # from the tokens one by one, and a checkpoint every 32 lines builds some 20
+        # strings instead of some 70 (heap garbage)
         a = self.arbiter.save()  # now, age, armed, closed, opened, settled, press
         f = cp.flag
-        tokens += ["tops", _opt(self.tops[0], 1), _opt(self.tops[1], 1),
-                   "on", f(self.on), "over", f(self.over),
-                   "game", str(self.game_no), "stress", f(self.call_stress),
-                   "ruling", _ruling(self.ruling), "t", str(self.last_t), "won"]
-        tokens += [str(w) for w in self.games_won]
-        tokens += ["arbiter", str(a[0]), str(a[1]), f(a[2]), "buttons"]
+        won = "won"
+        for w in self.games_won:
+            won += " %d" % w
+        tokens.append("tops %s %s on %s over %s game %d stress %s ruling %s t %d %s" % (
+            _opt(self.tops[0], 1), _opt(self.tops[1], 1), f(self.on), f(self.over),
+            self.game_no, f(self.call_stress), _ruling(self.ruling), self.last_t, won))
+        item = "arbiter %d %d %s buttons" % (a[0], a[1], f(a[2]))
         for i in range(self.players):
-            tokens.append("%s:%d:%s:%s" % (f(a[3][i]), a[4][i], f(a[5][i]), _opt(a[6][i])))
-        tokens += ["closed", str(self.calls_closed), "stats"]
+            item += " %s:%d:%s:%s" % (f(a[3][i]), a[4][i], f(a[5][i]), _opt(a[6][i]))
+        tokens.append(item)
+        item = "closed %d stats" % self.calls_closed
         for row in self.stats:
-            tokens.append(":".join([str(v) for v in row]))
+            item += " %d:%d:%d:%d:%d:%d" % (row[0], row[1], row[2], row[3], row[4], row[5])
+        tokens.append(item)
+        item = None
         tokens.append("calls")
         for c in self.calls:
             tokens.append("%d:%s:%s:%s:%s:%s:%s" % (
