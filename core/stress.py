@@ -262,12 +262,19 @@ class Stress(Game):
         for row in self.stats:
             item += " %d:%d:%d:%d:%d:%d" % (row[0], row[1], row[2], row[3], row[4], row[5])
         tokens.append(item)
-        item = None
-        tokens.append("calls")
-        for c in self.calls:
-            tokens.append("%d:%s:%s:%s:%s:%s:%s" % (
+        item = "calls"
+        k = 0
+        for c in self.calls:  # four calls to an item: the token list stays short
+            c = "%d:%s:%s:%s:%s:%s:%s" % (
                 c[0], cp.player(c[1]), f(c[2]), _opt(c[3]), cp.player(c[4]), f(c[5]),
-                _ruling(c[6])))
+                _ruling(c[6]))
+            item = item + " " + c if item else c
+            k += 1
+            if k % 4 == 0:
+                tokens.append(item)
+                item = ""
+        if item:
+            tokens.append(item)
 
     def _read(self, r):
         from core import stress_rare  # a resume, an undo
