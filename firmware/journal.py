@@ -99,7 +99,7 @@ from array import array
 from firmware.modules import forget_module
 from firmware.record import (ACTION, BAD, BAD_SKIP, CHUNK, CK_END, CK_LINE,  # noqa: F401
                              COMMENT, FILLER, HEAD_END, LINE_MAX, SEAL_LEN, VOID,
-                             JournalError, block_crc, crc16, filler_bytes, head_end_bytes,
+                             JournalError, block_crc, filler_bytes, head_end_bytes,
                              seal_bytes, sealed_body, void_bytes)
 from firmware.record import is_header
 
@@ -136,7 +136,7 @@ def _rare(module, fn):
 
 def __getattr__(name):
     """The names that moved to firmware.journal_read (classify, unseal, seal,
-    parse_end, ...): loaded when first asked for."""
+    parse_end, checkpoint_bytes, ...): loaded when first asked for."""
     from firmware import journal_read
     return getattr(journal_read, name)
 
@@ -151,56 +151,31 @@ def reason(e):
     return "flash error: not saved"
 
 
-def checkpoint_parts(lines, moves, buf, head=()):
-    """The checkpoint block of head + lines (the `#= line` records, then the `#] n
-    moves crc` end) in parts: sealed record by record into buf (a bytearray: the
-    session's hold buffer, idle while a checkpoint is written), each part a view of
-    buf as far as it filled. Write each part before taking the next (the next one
-    overwrites it). No contiguous copy of the whole block: a Stack the Deck checkpoint
-    holds every ended round. Yields (crc, total) first: the block's CRC and its bytes."""
-    crc = 0xFFFF
+def checkpoint_parts(lines, moves, buf):
+    """The checkpoint block (the `#= line` records, then the `#] n moves crc` end) in
+    parts: its records sealed one by one into buf (a bytearray: the session's hold
+    buffer, idle while a checkpoint is written), each part a view of buf as far as it
+    filled; write each before taking the next (which overwrites it). No contiguous
+    copy of the whole block: a Stack the Deck checkpoint holds every ended round.
+    Yields (bytes in all, bytes of the end record) first."""
     total = 0
-    n = 0
-    for seq in (head, lines):
-        for line in seq:
-            b = line.encode()
-            if n:
-                crc = crc16(b"\n", crc)
-            crc = crc16(b, crc)
-            total += len(b) + 4 + SEAL_LEN  # '#= ', the seal and the break
-            n += 1
-    tail = seal_bytes("#] %d %d %04x" % (n, moves, crc))
+    for line in lines:
+        total += len(line.encode()) + 4 + SEAL_LEN  # '#= ', the seal and the break
+    tail = seal_bytes("#] %d %d %04x" % (len(lines), moves, block_crc(lines)))
     yield total + len(tail), len(tail)
     mv = memoryview(buf)
-    size = len(buf)
     fill = 0
-    for seq in (head, lines):
-        for line in seq:
-            b = line.encode()
-            k = len(b) + 3
-            if fill + k + SEAL_LEN + 1 > size:
-                if fill:
-                    yield mv[:fill]
-                    fill = 0
-                if k + SEAL_LEN + 1 > size:  # never with the hold buffer (2 KB)
-                    yield seal_bytes("#= " + line)
-                    continue
-            buf[fill:fill + 3] = b"#= "
-            buf[fill + 3:fill + k] = b
-            buf[fill + k:fill + k + SEAL_LEN + 1] = ("  #~%04x\n" % crc16(mv[fill:fill + k])).encode()
-            fill += k + SEAL_LEN + 1
-    if fill + len(tail) > size:
-        yield mv[:fill]
-        fill = 0
-    buf[fill:fill + len(tail)] = tail
-    yield mv[:fill + len(tail)]
-
-
-def checkpoint_bytes(lines, moves):
-    """The block as one bytes (tools and tests; the device writes it in parts)."""
-    parts = checkpoint_parts(lines, moves, bytearray(LINE_MAX + 16))
-    next(parts)
-    return b"".join([bytes(p) for p in parts])
+    for i in range(len(lines) + 1):
+        rec = seal_bytes("#= " + lines[i]) if i < len(lines) else tail
+        if fill + len(rec) > len(buf):
+            yield mv[:fill]
+            fill = 0
+            if len(rec) > len(buf):  # never with the hold buffer (2 KB)
+                yield rec
+                continue
+        buf[fill:fill + len(rec)] = rec
+        fill += len(rec)
+    yield mv[:fill]
 
 
 class Journal:
@@ -301,11 +276,11 @@ class Journal:
         self.count += n
         return off
 
-    def write_checkpoint(self, lines, moves, buf=None, head=()):
-        """Append a checkpoint block of head + lines in one open file, in parts sealed
-        into buf (the session's hold buffer; None: a small one); returns the offset just
-        after it. Failure: as _write (rolled back, OSError)."""
-        parts = checkpoint_parts(lines, moves, buf or bytearray(LINE_MAX + 16), head)
+    def write_checkpoint(self, lines, moves, buf=None):
+        """Append a checkpoint block in one open file, in parts sealed into buf (the
+        session's hold buffer; None: a small one); returns the offset just after it.
+        Failure: as _write (rolled back, OSError)."""
+        parts = checkpoint_parts(lines, moves, buf or bytearray(LINE_MAX + 16))
         total, last = next(parts)
         self.room(total, reserve=False)
         off = self._write(parts, False, total)

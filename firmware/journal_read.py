@@ -14,6 +14,14 @@ from firmware.record import (ACTION, BAD, BAD_SKIP, CHUNK, CK_END, CK_LINE, COMM
                              seal_bytes, sealed_body)
 
 
+def checkpoint_bytes(lines, moves):
+    """A checkpoint block as one bytes (tools and tests; the device writes the same
+    bytes in parts: firmware.journal.checkpoint_parts)."""
+    parts = [seal_bytes("#= " + line) for line in lines]
+    parts.append(seal_bytes("#] %d %d %04x" % (len(lines), moves, block_crc(lines))))
+    return b"".join(parts)
+
+
 def seal(text):
     """'P1 draw' -> 'P1 draw  #~a1c3' (no line break)."""
     return "%s  #~%04x" % (text, crc16(text.encode("utf-8")))

@@ -241,7 +241,7 @@ class Session:
             start = j._size()
             # sealed into the hold buffer (idle: nothing is held) and written in
             # parts: no contiguous block that grows with the match
-            end = j.write_checkpoint(lines, game.moves, self.buf, self.header)
+            end = j.write_checkpoint(self.header + lines, game.moves, self.buf)
         except OSError:
             return  # no room: the journal stays valid, only longer to resume
         lines = None

@@ -98,12 +98,12 @@ def _write_anew(s, base, bg=None, rounds=None, from_header=None):
                 pos += size
                 w.write(b"".join(buf))
                 buf, size = [], 0
-            block = new_base or base
-            parts = checkpoint_parts(block, moves, s.buf, s.header)
+            block = s.header + (new_base or base)
+            parts = checkpoint_parts(block, moves, s.buf)
             pos += next(parts)[0]
             for part in parts:
                 w.write(part, 0)
-            w.n += len(s.header) + len(block) + 1
+            w.n += len(block) + 1
         for action in game.history:
             rec = seal_bytes(game.format(action))
             records.append((pos + size, len(rec)))

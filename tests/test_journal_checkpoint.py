@@ -27,13 +27,12 @@ def test_the_parts_are_the_block_in_one_piece():
     for _ in range(300):
         lines = ["".join(rnd.choice("ab 1Pé-") for _ in range(rnd.randint(1, 110))).strip()
                  or "x" for _ in range(rnd.randint(1, 30))]
-        h = rnd.randint(0, len(lines))
         moves = rnd.randint(0, 5000)
         want = one_piece(lines, moves)
         assert checkpoint_bytes(lines, moves) == want
         for size in (24, 64, 130, 512, HOLD_BYTES):
             buf = bytearray(size)
-            parts = checkpoint_parts(lines[h:], moves, buf, lines[:h])
+            parts = checkpoint_parts(lines, moves, buf)
             total, last = next(parts)
             got = []
             for p in parts:
