@@ -253,6 +253,41 @@ class StackDeck(Game):
         if self.open is not None:
             tokens.append(" ".join(["open"] + [self.format(a) for a in self.open.lines]))
 
+    # The base: a checkpoint holds every ended round, but the rounds ended before the
+    # history are the match's own sheets[:k]; so a rebase keeps the base as (moves, k,
+    # the open round's record or None), some 100 bytes, and its lines are written
+    # again when asked (core.stackdeck_extra): no text of every ended round in the heap.
+
+    def rebase(self, m, base_lines):
+        Game.rebase(self, m, base_lines)
+        h = self.history
+        k = len(self.sheets)
+        added = 0  # entries of round k + 1 (the first not ended at the base) in h
+        fresh = False  # round k + 1 opened in h
+        ended = False
+        for i in range(len(h)):
+            verb = h[i][1]
+            if verb == END:
+                k -= 1
+                ended = True
+            elif not ended:
+                if verb == ROUND or (not added and self._undo[i]):
+                    fresh = True
+                added += 1 if verb != ROUND else 0
+        rec = None
+        if not fresh:
+            if k < len(self.sheets):
+                rec = self.sheets[k]
+            elif self.open is not None:
+                rec = pack(self.open.lines)
+            if rec is not None and added:
+                rec = pack(unpack(rec)[:-added])
+        self._base = (self.moves - len(h), k, rec)
+
+    def base_checkpoint(self):
+        from core.stackdeck_extra import base_lines
+        return base_lines(self)
+
     def _read(self, r):
         from core.stackdeck_extra import read
         read(self, r)

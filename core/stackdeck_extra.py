@@ -65,6 +65,9 @@ def edit_round(g, r, lines):
     old_lines = g.entries(r)
     old = list(g.history)
     old_base = g._base
+    text = None
+    if old_base is not None:  # the base as lines while Game replays from it
+        text = g._base = tuple(base_lines(g))
     try:
         g._to_base()
         in_base = len(g.sheets)
@@ -91,10 +94,29 @@ def edit_round(g, r, lines):
             g._base = tuple(g.checkpoint())
         g._replay(history)
     except IllegalAction:
-        g._base = old_base
+        g._base = text
         g._replay(old)
+        g._base = old_base
         raise
+    if g._base is not None:  # compact again (StackDeck.rebase), from the head only
+        g.rebase(0, g._base)
     return old_lines
+
+
+def base_lines(g, b=None):
+    """The checkpoint lines of the base (StackDeck.base_checkpoint): b (or g's
+    compact base) written as the game writes a checkpoint, its first k ended rounds
+    from g.sheets; a base kept as text (after restore) as it is."""
+    b = g._base if b is None else b
+    if b is None or type(b[0]) is str:
+        return None if b is None else list(b)
+    tokens = cp.head(g.NAME, g.players, b[0])
+    for i in range(b[1]):
+        tokens.append(" ".join(["r"] + [g.format(a) for a in rd.unpack(g.sheets[i])]))
+    if b[2] is not None:
+        tokens.append(" ".join(["open"] + [g.format(a) for a in rd.unpack(b[2])]))
+    tokens.append(cp.END)
+    return cp.pack(tokens)
 
 
 def legal(g):

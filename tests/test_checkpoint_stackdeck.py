@@ -264,3 +264,52 @@ def test_STD_35_a_rebase_whose_checkpoint_is_damaged_on_flash_waits_for_the_next
         assert len(s.game.history) <= 3 * Session.EVERY  # the next target comes soon
     assert damaged and s.game.base_checkpoint() is not None
     assert s.game.totals() == [150, 0]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hs.integers(2, 4), hs.integers(0, 60), hs.integers(0, 40), hs.data())
+def test_STD_35_a_rebased_game_keeps_its_base_compact_and_edits_as_with_the_whole_history(
+        players, before, after, data):
+    # the base is (moves, ended rounds, the open round's record), not the checkpoint's
+    # text; its lines are written again when asked, the same as those rebased onto
+    opts = opts_for(data.draw)
+    full = StackDeck(players, opts)
+    play(full, data.draw, before)
+    base = full.checkpoint()
+    m = len(full.history)
+    play(full, data.draw, after)
+    g = StackDeck(players, opts)
+    for a in full.history:
+        g.push(a)
+    g.rebase(m, base)
+    assert not any(isinstance(x, str) for x in g._base)
+    assert g.base_checkpoint() == base
+    same(full, g)
+    rounds = len(full.sheets) + (1 if full.open is not None else 0)
+    edited = False
+    if rounds and data.draw(hs.booleans()):
+        r = data.draw(hs.integers(1, rounds))
+        donor = StackDeck(players, {"rounds": 1})
+        play(donor, data.draw, 25)
+        new = donor.entries(1) if donor.sheets or donor.open is not None else []
+        results = []
+        for game in (full, g):
+            try:
+                results.append(game.edit_round(r, new))
+            except IllegalAction as e:
+                results.append(e.reason)
+        assert results[0] == results[1]
+        same(full, g, moves=False)
+        j = StackDeck(players, opts)
+        j.restore(g.base_checkpoint())
+        for a in g.history:
+            j.push(g.format(a))
+        same(j, g)
+        edited = True
+    for _ in range(len(g.history)):
+        assert g.pop() == full.pop()
+        same(full, g, moves=not edited)
+    if not edited:
+        assert g.checkpoint() == base
+    with pytest.raises(IllegalAction):
+        g.pop()
