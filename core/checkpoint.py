@@ -46,8 +46,8 @@ def _check_line(line, width):
         raise IllegalAction("checkpoint: not text")
     if len(line) > width:
         raise IllegalAction("checkpoint: line too long")
-    for ch in line:
-        if ch < " " or ch > "~" or ch == "#":
+    for c in line.encode():  # bytes: iterating a str interns every character
+        if c < 32 or c > 126 or c == 35:  # ' ' to '~', not '#'
             raise IllegalAction("checkpoint: bad character")
 
 
