@@ -8,16 +8,38 @@ applied one by one, each checked; damage handled (set aside, torn line repaired)
 """
 
 import gc
+import sys
 
 from core.errors import IllegalAction
-from firmware import journal_read as jr
+from firmware.modules import forget_module
 from firmware.record import (ACTION, BAD, BAD_SKIP, CK_END, CK_LINE, COMMENT, FILLER,
-                             VOID, JournalError, block_crc, is_header)
+                             HEAD_END, LINE_MAX, VOID, JournalError, block_crc, is_header,
+                             sealed_body)
+
+# Let go during the resume on a board once their part is done (unless loaded before):
+# the journal's reader once the header and checkpoints are read (the replay reads its
+# records with _records), the transcript once the game is made from the header
+_JR = "firmware.journal_read"
+_TR = "core.transcript"
+
+
+def _forget(name, had):
+    if not had and sys.implementation.name == "micropython":
+        forget_module(name)
+
+
+def _jr():
+    """firmware.journal_read, for a rare step (damage) after it was let go."""
+    from firmware import journal_read
+    return journal_read
 
 
 def resume(cls, journal, from_header):
     """Session._resume: (session or None, report or None) from the journal on flash."""
     journal.details = None
+    had_jr = _JR in sys.modules
+    had_tr = _TR in sys.modules
+    from firmware import journal_read as jr
     try:
         top, data_off = jr.read_header(journal, False)
     except JournalError as e:
@@ -55,11 +77,17 @@ def resume(cls, journal, from_header):
             data_off = fixed
         if header != top:
             said = "Game header damaged: restored"
+    # the reader goes before the game's rules load: they take its place in the heap
+    jr = top = None
+    _forget(_JR, had_jr)
+    gc.collect()
     try:
         game = from_header(header)
     except IllegalAction as e:
         return _unusable(journal, "Saved game unreadable", e.reason,
                          "Saved game unreadable: %s" % e.reason)
+    finally:
+        _forget(_TR, had_tr)
     session = cls(game, journal, header)
     _load(session, header, data_off, cps, from_header)
     if said is not None:
@@ -154,7 +182,7 @@ def _replay(s, start, ahead=-1):
     no_break = False
     stream_cp = None  # an in-RAM checkpoint while streaming without one on flash
     first = 0
-    for kind, body, off, length, brk in jr.records(j, start):
+    for kind, body, off, length, brk in _records(j, start):
         lines += 1
         if lines % 32 == 0:
             gc.collect()
@@ -189,7 +217,7 @@ def _replay(s, start, ahead=-1):
             if len(block) > 200:
                 block = []
         elif kind == CK_END:
-            e = jr.parse_end(body)
+            e = _parse_end(body)
             if e is not None and e[0] == len(block) and block_crc(block) == e[2] \
                     and e[1] == game.moves:
                 j.stack_push(off, length, CK_END)
@@ -219,13 +247,13 @@ def _replay(s, start, ahead=-1):
         s.details = {"message": "Last entry lost", "kept": kept, "set_aside": 1,
                         "aside": None, "offset": torn[0]}
     elif damage is not None:
-        aside, n = jr.make_filler(j, damage[0])
+        aside, n = _jr().make_filler(j, damage[0])
         s.report = "Journal damaged: %d kept, %d set aside" % (kept, n)
         s.details = {"message": "Journal damaged", "kept": kept, "set_aside": n,
                         "aside": aside, "offset": damage[0], "reason": damage[1]}
     elif no_break:
         try:
-            jr.add_break(j)
+            _jr().add_break(j)
         except OSError:
             pass
     j.details = s.details
@@ -251,3 +279,60 @@ def _stream_rebase(s, stream_cp, offset):
             game.rebase(m, stream_cp[1])
             s.journal.forget_through(stream_cp[2])
     return (game.moves, lines, offset)
+
+
+def _records(j, start):
+    """journal_read.records with its classify, read here so that the replay runs
+    without firmware.journal_read in the heap (a damaged line is classified there)."""
+    f = j.storage.open_read(j.name)
+    if f is None:
+        return
+    try:
+        f.seek(start)
+        off = start
+        while True:
+            raw = f.readline(LINE_MAX + 1)
+            if not raw:
+                return
+            length = len(raw)
+            brk = raw.endswith(b"\n")
+            if length > LINE_MAX and not brk:
+                while True:  # the rest of an over-long line
+                    more = f.readline(LINE_MAX + 1)
+                    length += len(more)
+                    if not more or more.endswith(b"\n"):
+                        break
+                yield BAD, None, off, length, True
+                off += length
+                continue
+            line = raw.rstrip(b"\r\n")
+            body = sealed_body(line)
+            if not line.strip(b"# "):
+                kind, body = FILLER, None
+            elif body is None:
+                kind = _jr().classify(raw)[0]  # damaged: BAD or BAD_SKIP
+            elif body[:1] != b"#":
+                kind = BAD if b"#" in body else ACTION
+            else:
+                head = body[:3]
+                kind = CK_LINE if head == b"#= " else CK_END if head == b"#] " else \
+                    HEAD_END if head == b"#} " else \
+                    VOID if not body[1:].strip(b"-") else COMMENT
+            if kind == BAD:
+                body = None
+            yield kind, body, off, length, brk
+            off += length
+    finally:
+        f.close()
+
+
+def _parse_end(body):
+    """'#] n moves crc' -> (n, moves, crc) or None (journal_read.parse_end)."""
+    try:
+        words = body.decode().split()
+        if len(words) != 4 or len(words[3]) != 4 or not words[1].isdigit() or \
+                not words[2].isdigit():
+            return None
+        return int(words[1]), int(words[2]), int(words[3], 16)
+    except (ValueError, UnicodeError):
+        return None
