@@ -11,7 +11,7 @@ import gc
 import sys
 
 from core.errors import IllegalAction
-from firmware.modules import forget_module
+from firmware.modules import forget_module, forget_new_modules
 from firmware.record import (ACTION, BAD, BAD_SKIP, CK_END, CK_LINE, COMMENT, FILLER,
                              HEAD_END, LINE_MAX, VOID, JournalError, block_crc, is_header,
                              sealed_body)
@@ -88,6 +88,7 @@ def resume(cls, journal, from_header):
                          "Saved game unreadable: %s" % e.reason)
     finally:
         _forget(_TR, had_tr)
+    rules = set(sys.modules)  # and what loads from here on is the resume's only
     session = cls(game, journal, header)
     _load(session, header, data_off, cps, from_header)
     if said is not None:
@@ -98,19 +99,31 @@ def resume(cls, journal, from_header):
                                "aside": None}
         session.details["header"] = "restored from a checkpoint"
         journal.details = session.details
-    _settle(session.game)
+    # what the checkpoint and the replay loaded (core.stress_rare: reading lines and
+    # checkpoints) goes before the game's data is made again
+    forget_new_modules(rules)
+    rules = None
+    _settle(session.game, 4 * cls.EVERY)
     return session, session.report
 
 
-def _settle(game):
+def _settle(game, room):
     """What the game keeps from the resume (its history, kept calls, base), made
     again in a collected heap: built amid the resume's garbage they lie scattered
-    over it, and the copies fill the lowest holes (fragmentation)."""
+    over it, and the copies fill the lowest holes (fragmentation). The history's
+    list gets room for `room` actions now (play keeps it within that: the rebase
+    deletes from its front and keeps the room), so it is never grown amid the
+    match's objects (a copy of just its length was grown at the next action:
+    a 1 KB block that a fragmented heap did not have)."""
     gc.collect()
     h = game.history
-    for i in range(len(h)):
-        h[i] = h[i][:]
-    game.history = h[:]
+    n = len(h)
+    new = [None] * max(n, room)
+    for i in range(n):
+        new[i] = h[i][:]
+    del new[n:]  # the list keeps its room
+    game.history = new
+    new = None
     calls = getattr(game, "calls", None)
     if calls:
         for i in range(len(calls)):
@@ -224,8 +237,7 @@ def _replay(s, start, ahead=-1):
                 s._remember(e[1], first, off + length)
                 since = 0
                 stream_cp = None
-                if len(game.history) > 2 * EVERY:
-                    s._rebase()
+                s._rebase()  # as in play: more than EVERY kept, onto one EVERY back
             block = []
         elif kind == BAD_SKIP:
             skipped += 1
