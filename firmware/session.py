@@ -77,14 +77,17 @@ def make_game(name, players, options=None):
 
 def game_from_header(texts):
     """The game a journal's header lines start (IllegalAction)."""
-    from core import notation, transcript
+    from core import notation
     game = None
     for text in texts:
         tokens = notation.tokenize(text)
         if game is None:
             name, players = notation.parse_header(tokens)
             game = make_game(name, players)
+        elif tokens[0].lower() == "option" and len(tokens) == 3:
+            game.set_option(tokens[1], tokens[2])  # core.transcript not loaded for it
         else:
+            from core import transcript
             transcript.apply_line(game, tokens)
     return game
 
