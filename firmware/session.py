@@ -110,6 +110,9 @@ class Session:
         # checkpoints to rebase onto, oldest first: (moves, offset of the block,
         # offset after its end record)
         self.ring = []
+        # where the game's base checkpoint lies in the journal ((start, end) of its
+        # block), when known: a rebase lets the base go before it reads the new one
+        self.base_at = None
         self.checkpoints = True  # the game can write them
         self.report = None
         self.details = None
@@ -314,17 +317,43 @@ class Session:
         if m <= 0:
             return
         self.ring = [c for c in self.ring if c[0] > target[0]]
+        # Two bases at once do not fit a board's heap: the old one goes first when
+        # it can be read back (a refusal puts it back from flash)
+        old = self.base_at
+        if old is not None:
+            game._base = None
         # the new base lives long: the checkpoint just written is garbage now, so
         # collect first and the base fills the holes it left (fragmentation)
         gc.collect()
         lines = self._block(target[1], target[2])
-        if lines is None:
-            return  # damaged on flash since: the next checkpoint rebases
         try:
+            if lines is None:
+                raise IllegalAction("damaged")  # on flash since: the next one rebases
             game.rebase(m, lines)
         except IllegalAction:
+            lines = None
+            if old is not None:
+                self._base_back(old)
             return
+        self.base_at = (target[1], target[2])
         self.journal.forget_through(target[2])
+
+    def _base_back(self, at):
+        """A rebase refused: the base it let go, read back from flash. Unreadable (the
+        journal rewritten or damaged since): the position now is the base (undo goes
+        back no further)."""
+        game = self.game
+        lines = self._block(at[0], at[1])
+        try:
+            if lines is None:
+                raise IllegalAction("damaged")
+            game.rebase(0, lines)
+            return
+        except IllegalAction:
+            pass
+        self.base_at = None
+        lines = None
+        game.rebase(len(game.history), game.checkpoint())
 
     # Resume ------------------------------------------------------------------------
 

@@ -124,11 +124,9 @@ def _settle(game, room):
     del new[n:]  # the list keeps its room
     game.history = new
     new = None
-    calls = getattr(game, "calls", None)
+    calls = getattr(game, "_cf", None)  # Stress: its kept calls, one flat list
     if calls:
-        for i in range(len(calls)):
-            calls[i] = calls[i][:]
-        game.calls = calls[:]
+        game._cf = calls[:]
     if game._base is not None:
         game._base = tuple(game._base[:])
     h = calls = None
@@ -173,6 +171,7 @@ def _load(s, header, data_off, cps, from_header):
             s.game = from_header(header)  # a position, but not the one said: start anew
             continue
         start = c[3]
+        s.base_at = (c[2], c[3])
         break
     del cps[:]  # the other checkpoints' text (the newest is read again in the replay)
     c = copy = lines = None
@@ -289,6 +288,7 @@ def _stream_rebase(s, stream_cp, offset):
         m = stream_cp[0] - base_moves
         if m > 0:
             game.rebase(m, stream_cp[1])
+            s.base_at = None  # a base in RAM, not on flash
             s.journal.forget_through(stream_cp[2])
     return (game.moves, lines, offset)
 
