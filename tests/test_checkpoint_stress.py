@@ -278,3 +278,42 @@ def test_STR_36_a_long_match_keeping_every_call_restores_its_own_checkpoint():
     g2 = Stress(2, {"games": 20})
     g2.restore(lines)
     same(g, g2)
+
+
+@pytest.mark.parametrize("also_base", [False, True])
+def test_STR_36_a_rebase_whose_checkpoint_is_damaged_keeps_undo_right(tmp_path, also_base):
+    """A rebase lets the old base go before it reads the new one from flash (two bases
+    do not fit a board's heap); when the new one is damaged the old comes back from
+    flash, and when that is damaged too the position becomes the base. Either way
+    undo gives what the whole history gives."""
+    from firmware.journal import Journal
+    from firmware.session import Session
+    from firmware.storage import Storage
+    m = Match(5, games=6)
+    s = Session.new(Journal(Storage(str(tmp_path)), "game.txt"), "stress", 2, {"games": 6})
+    path = tmp_path / "game.txt"
+    lines = [ln for ln in m.lines[1:] if not ln.startswith("option")]
+    damaged = None
+    pushed = 0
+    for line in lines[:600]:
+        s.push(line)
+        pushed += 1
+        if damaged is None and s.base_at is not None and s.ring and \
+                s.since == Session.EVERY - 1 and len(s.game.history) >= Session.EVERY:
+            # the next line writes a checkpoint and rebases onto one of the ring
+            data = bytearray(path.read_bytes())
+            for c in s.ring:  # the next rebase's target among them
+                data[c[1] + 5] ^= 1
+            if also_base:
+                data[s.base_at[0] + 5] ^= 1  # and the base it lets go
+            path.write_bytes(bytes(data))
+            damaged = s.game.moves
+    assert damaged is not None and pushed > damaged + 2 * Session.EVERY
+    assert len(s.game.history) <= 3 * Session.EVERY
+    whole = Stress(2, {"games": 6})
+    for line in lines[:pushed]:
+        whole.push(line)
+    for _ in range(len(s.game.history)):
+        s.undo()
+        whole.pop()
+        assert s.game.state() == whole.state()
