@@ -47,6 +47,7 @@ class Game:
         self._undo = []
         self.moves = 0  # actions applied since the game began (history may hold fewer)
         self._base = None  # checkpoint lines of the position history starts from
+        # (or a function that reads them back: _base_lines)
         self._setup()
         if options:
             for key in options:
@@ -108,29 +109,42 @@ class Game:
         if not self.history:
             raise IllegalAction("nothing to undo")
         if self.UNDO_BY_REPLAY:
+            base = self._base_lines()  # first: a base that cannot be read changes nothing
             last = self.history.pop()
-            self._replay(self.history)
+            self._replay(self.history, base)
             return last
         self._revert(self._undo.pop())
         self.moves -= 1
         return self.history.pop()
 
-    def _replay(self, actions):
+    def _replay(self, actions, base=None):
         """Rebuild the position from the base (the start, or the checkpoint history
-        starts from) through `actions` (all were legal)."""
-        self._to_base()
+        starts from; base: its lines when already read) through `actions` (all were
+        legal)."""
+        self._to_base(base)
         self.history = []
         self._undo = []
         for action in actions:
             self.push(action)
 
-    def _to_base(self):
+    def _to_base(self, base=None):
         """Set the position history starts from (its checkpoint was checked before)."""
         if self._base is None:
             self._setup()
             self.moves = 0
         else:
-            self._load(self._base)
+            self._load(base or self._base_lines())
+
+    def _base_lines(self):
+        """The base checkpoint's lines, or None (the start of the game). The base may
+        be kept where it lies instead (a journal on flash: firmware/session.py): then
+        _base is a function that reads it back (IllegalAction when it cannot)."""
+        base = self._base
+        if callable(base):
+            base = base()
+            if base is None:
+                raise IllegalAction("base checkpoint unreadable")
+        return base
 
     # Checkpoints -------------------------------------------------------------
 
@@ -190,7 +204,7 @@ class Game:
         """The checkpoint lines of the position history starts from, or None when the
         history starts at the beginning of the game (a journal writes these, then
         every action of history)."""
-        return None if self._base is None else list(self._base)
+        return None if self._base is None else list(self._base_lines())
 
     def is_legal(self, action):
         """True when push(action) would be accepted; the state is not changed."""

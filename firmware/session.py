@@ -221,6 +221,10 @@ class Session:
         """Write the journal anew after an edit of history (rare), so that it replays
         to the game's state and resumes with its history (undo); firmware.session_rewrite
         says how. OSError: nothing changed (the caller puts the game back)."""
+        game = self.game
+        if callable(game._base):  # the base is kept in RAM again: the file changes
+            game._base = tuple(game.base_checkpoint())
+        self.base_at = None
         had = _loaded(_REWRITE)
         try:
             from firmware import session_rewrite
@@ -336,7 +340,22 @@ class Session:
                 self._base_back(old)
             return
         self.base_at = (target[1], target[2])
+        self._base_on_flash()
         self.journal.forget_through(target[2])
+
+    def _base_on_flash(self):
+        """A game that undoes by replay (Stress) keeps its base where it lies in the
+        journal, read back at an undo (rare): ~1.2 KB less in the heap, and a rebase
+        never holds two bases."""
+        if self.base_at is not None and self.game.UNDO_BY_REPLAY:
+            self.game._base = self._read_base
+
+    def _read_base(self):
+        at = self.base_at
+        try:
+            return None if at is None else self._block(at[0], at[1])
+        except OSError:
+            return None
 
     def _base_back(self, at):
         """A rebase refused: the base it let go, read back from flash. Unreadable (the
@@ -348,6 +367,7 @@ class Session:
             if lines is None:
                 raise IllegalAction("damaged")
             game.rebase(0, lines)
+            self._base_on_flash()
             return
         except IllegalAction:
             pass

@@ -104,6 +104,13 @@ def resume(cls, journal, from_header):
     forget_new_modules(rules)
     rules = None
     _settle(session.game, 4 * cls.EVERY)
+    base = session.game._base
+    if isinstance(base, tuple) and session.base_at is not None and \
+            session.game.UNDO_BY_REPLAY:
+        if session._read_base() == list(base):  # it reads back as it is
+            base = None
+            session._base_on_flash()
+    base = None
     return session, session.report
 
 
@@ -127,7 +134,7 @@ def _settle(game, room):
     calls = getattr(game, "_cf", None)  # Stress: its kept calls, one flat list
     if calls:
         game._cf = calls[:]
-    if game._base is not None:
+    if isinstance(game._base, tuple):
         game._base = tuple(game._base[:])
     h = calls = None
     gc.collect()
