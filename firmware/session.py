@@ -321,9 +321,9 @@ class Session:
         if m <= 0:
             return
         self.ring = [c for c in self.ring if c[0] > target[0]]
-        # Two bases at once do not fit a board's heap: the old one goes first when
-        # it can be read back (a refusal puts it back from flash)
-        old = self.base_at
+        # Two bases at once do not fit a board's heap (Stress): the old one goes first
+        # when it can be read back (a refusal puts it back from flash)
+        old = self.base_at if game.UNDO_BY_REPLAY else None
         if old is not None:
             game._base = None
         # the new base lives long: the checkpoint just written is garbage now, so
