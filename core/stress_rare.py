@@ -131,6 +131,8 @@ def read(g, r):
     tops = [_card(r.take()), _card(r.take())]
     if tops[0] is not None and tops[0] == tops[1]:
         raise IllegalAction("checkpoint: same top twice")
+    if (tops[0] is None) != (tops[1] is None):  # `centre` lays both
+        raise IllegalAction("checkpoint: bad tops")
     r.word("on")
     on = r.flag("on")
     r.word("over")

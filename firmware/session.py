@@ -111,7 +111,7 @@ class Session:
         # offset after its end record)
         self.ring = []
         # where the game's base checkpoint lies in the journal ((start, end) of its
-        # block), when known: a rebase lets the base go before it reads the new one
+        # block), when the game reads it from there (Stress: _read_base)
         self.base_at = None
         self.checkpoints = True  # the game can write them
         self.report = None
@@ -321,59 +321,31 @@ class Session:
         if m <= 0:
             return
         self.ring = [c for c in self.ring if c[0] > target[0]]
-        # Two bases at once do not fit a board's heap (Stress): the old one goes first
-        # when it can be read back (a refusal puts it back from flash)
-        old = self.base_at if game.UNDO_BY_REPLAY else None
-        if old is not None:
-            game._base = None
         # the new base lives long: the checkpoint just written is garbage now, so
         # collect first and the base fills the holes it left (fragmentation)
         gc.collect()
         lines = self._block(target[1], target[2])
+        if lines is None:
+            return  # damaged on flash since: the next checkpoint rebases
         try:
-            if lines is None:
-                raise IllegalAction("damaged")  # on flash since: the next one rebases
             game.rebase(m, lines)
         except IllegalAction:
-            lines = None
-            if old is not None:
-                self._base_back(old)
             return
-        self.base_at = (target[1], target[2])
-        self._base_on_flash()
+        lines = None
+        if game.UNDO_BY_REPLAY:
+            # Stress keeps its base where it lies in the journal, read back at an undo
+            # (rare): ~1.2 KB less in the heap, and a rebase never holds two bases
+            self.base_at = (target[1], target[2])
+            game._base = self._read_base
         self.journal.forget_through(target[2])
 
-    def _base_on_flash(self):
-        """A game that undoes by replay (Stress) keeps its base where it lies in the
-        journal, read back at an undo (rare): ~1.2 KB less in the heap, and a rebase
-        never holds two bases."""
-        if self.base_at is not None and self.game.UNDO_BY_REPLAY:
-            self.game._base = self._read_base
-
     def _read_base(self):
+        """The base checkpoint's lines, read back from the journal (or None)."""
         at = self.base_at
         try:
             return None if at is None else self._block(at[0], at[1])
         except OSError:
             return None
-
-    def _base_back(self, at):
-        """A rebase refused: the base it let go, read back from flash. Unreadable (the
-        journal rewritten or damaged since): the position now is the base (undo goes
-        back no further)."""
-        game = self.game
-        lines = self._block(at[0], at[1])
-        try:
-            if lines is None:
-                raise IllegalAction("damaged")
-            game.rebase(0, lines)
-            self._base_on_flash()
-            return
-        except IllegalAction:
-            pass
-        self.base_at = None
-        lines = None
-        game.rebase(len(game.history), game.checkpoint())
 
     # Resume ------------------------------------------------------------------------
 

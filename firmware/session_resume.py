@@ -108,8 +108,7 @@ def resume(cls, journal, from_header):
     if isinstance(base, tuple) and session.base_at is not None and \
             session.game.UNDO_BY_REPLAY:
         if session._read_base() == list(base):  # it reads back as it is
-            base = None
-            session._base_on_flash()
+            session.game._base = session._read_base
     base = None
     return session, session.report
 
