@@ -282,10 +282,10 @@ def test_STR_36_a_long_match_keeping_every_call_restores_its_own_checkpoint():
 
 @pytest.mark.parametrize("also_base", [False, True])
 def test_STR_36_a_rebase_whose_checkpoint_is_damaged_keeps_undo_right(tmp_path, also_base):
-    """A rebase lets the old base go before it reads the new one from flash (two bases
-    do not fit a board's heap); when the new one is damaged the old comes back from
-    flash, and when that is damaged too the position becomes the base. Either way
-    undo gives what the whole history gives."""
+    """A Stress session keeps its base where it lies on flash (read back at an undo);
+    a rebase whose checkpoint is damaged waits for the next, the base staying where
+    it is (damaged too: the next good rebase replaces it before an undo needs it).
+    Undo gives what the whole history gives."""
     from firmware.journal import Journal
     from firmware.session import Session
     from firmware.storage import Storage
@@ -310,6 +310,7 @@ def test_STR_36_a_rebase_whose_checkpoint_is_damaged_keeps_undo_right(tmp_path, 
             damaged = s.game.moves
     assert damaged is not None and pushed > damaged + 2 * Session.EVERY
     assert len(s.game.history) <= 3 * Session.EVERY
+    assert callable(s.game._base)  # on flash, not in the heap
     whole = Stress(2, {"games": 6})
     for line in lines[:pushed]:
         whole.push(line)
