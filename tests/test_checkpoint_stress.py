@@ -318,3 +318,25 @@ def test_STR_36_a_rebase_whose_checkpoint_is_damaged_keeps_undo_right(tmp_path, 
         s.undo()
         whole.pop()
         assert s.game.state() == whole.state()
+
+
+def test_STR_36_a_resumed_session_reads_its_base_from_flash_and_undoes_as_the_whole_history(
+        tmp_path):
+    from firmware.journal import Journal
+    from firmware.session import Session
+    from firmware.storage import Storage
+    m = Match(7, games=6)
+    lines = [ln for ln in m.lines[1:] if not ln.startswith("option")][:300]
+    s = Session.new(Journal(Storage(str(tmp_path)), "game.txt"), "stress", 2, {"games": 6})
+    for line in lines:
+        s.push(line)
+    r, report = Session.resume(Journal(Storage(str(tmp_path)), "game.txt"))
+    assert r is not None and r.game.state() == s.game.state()
+    assert callable(r.game._base) and r.game.history
+    whole = Stress(2, {"games": 6})
+    for line in lines:
+        whole.push(line)
+    for _ in range(len(r.game.history)):
+        r.undo()
+        whole.pop()
+        assert r.game.state() == whole.state()
