@@ -251,16 +251,6 @@ class Stress(Game):
         cf = self._cf
         return [cf[i:i + 7] for i in range(0, 7 * self._nc, 7)]
 
-    @calls.setter
-    def calls(self, calls):
-        kept = self.CALLS_KEPT
-        if kept is not None and len(calls) > kept:
-            calls = calls[len(calls) - kept:]
-        self._cf = cf = [None] * (7 * len(calls))
-        for k in range(len(calls)):
-            cf[7 * k:7 * k + 7] = calls[k]
-        self._nc = len(calls)
-
     def call_stats(self):
         """STR-35: the match's calls counted per player, whatever CALLS_KEPT keeps:
         {"closed": N, "won": [..], "tied": [..], "took": [..], "false": [..],

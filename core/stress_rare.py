@@ -169,17 +169,16 @@ def read(g, r):
         stats.append([_num(v, 0, calls_closed if i < 4 else None, "stats")
                       for i, v in enumerate(parts)])
     r.word("calls")
-    calls = []
+    calls = []  # flat: seven items a call (core.stress keeps them so)
     for t in r.until((cp.END,)):
         parts = _split(t, 7, "call")
-        call = [_num(parts[0], 1, game_no, "call"), cp.read_player(parts[1], n),
-                _flag(parts[2], "call"), _opt(parts[3], "call"),
-                cp.read_player(parts[4], n), _flag(parts[5], "call"),
-                _ruling(parts[6], n)]
-        if calls and call[0] < calls[-1][0]:
+        game = _num(parts[0], 1, game_no, "call")
+        if calls and game < calls[-7]:
             raise IllegalAction("checkpoint: calls out of order")
-        calls.append(call)
-    if len(calls) > calls_closed:
+        calls.extend((game, cp.read_player(parts[1], n), _flag(parts[2], "call"),
+                      _opt(parts[3], "call"), cp.read_player(parts[4], n),
+                      _flag(parts[5], "call"), _ruling(parts[6], n)))
+    if len(calls) > 7 * calls_closed:
         raise IllegalAction("checkpoint: bad calls")
     # Consistency: what play keeps true.
     if on and over or armed != on or sum(games_won) != game_no - (1 if on else 0):
@@ -203,6 +202,7 @@ def read(g, r):
     g.calls_closed = calls_closed
     g.stats = stats
     kept = g.CALLS_KEPT
-    if kept is not None and len(calls) > kept:
-        calls = calls[len(calls) - kept:]
-    g.calls = calls
+    if kept is not None and len(calls) > 7 * kept:
+        calls = calls[len(calls) - 7 * kept:]
+    g._cf = calls
+    g._nc = len(calls) // 7
