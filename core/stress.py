@@ -68,8 +68,8 @@ class Stress(Game):
         self.game_no = 0
         # closed calls, 0-based, the last CALLS_KEPT of them when that is set (STR-35):
         # seven items a call (game_no, winner, tie, margin, loser, stress, ruling) in
-        # one flat list (not a list per call: ~1.5 KB less on a board), made twice as
-        # long when full (4 times to 32 calls); `calls` gives them as lists
+        # one flat list (not a list per call: ~1.5 KB less on a board); `calls` gives
+        # them as lists
         self._cf = []
         self._nc = 0  # calls kept
         self.calls_closed = 0  # every call closed in the match
@@ -204,13 +204,8 @@ class Stress(Game):
         n = self._nc
         if kept is None or n < kept:
             if len(cf) < 7 * (n + 1):
-                new = [None] * (14 * n if n >= 4 else 28)
-                if kept is not None and len(new) > 7 * kept:
-                    new = [None] * (7 * kept)
-                for i in range(len(cf)):
-                    new[i] = cf[i]
-                self._cf = cf = new
-                new = None
+                for i in range(7):  # append doubles the list's room when full
+                    cf.append(None)
             n += 1
         elif kept > 0:
             for i in range(7, 7 * n):  # the oldest goes: no list is made
