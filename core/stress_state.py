@@ -47,7 +47,8 @@ def current_call(g):
 
 
 def state(g):
-    calls = [call_dict(c, True) for c in g.calls]
+    cf = g._cf  # the kept calls, flat (no list of them all made for this)
+    calls = [call_dict(cf[i:i + 7], True) for i in range(0, 7 * g._nc, 7)]
     pending = g.call_pending()
     if pending:
         calls.append(call_dict(current_call(g), False))
