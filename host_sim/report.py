@@ -11,12 +11,18 @@ receives:
     game-NAME.png         one chart per game: Stack the Deck the running totals by round,
                           Stress the margin of every call, Stack 31 the piles' values and
                           owners move by move
-    games.csv             one row per file: game, players, result, scores, status
-    scores.csv            one row per player per game: score, winner
-    season.csv            one row per game and player: games, wins, average score, calls
+    games.csv             one row per file: game, players and their names, result,
+                          scores, status
+    scores.csv            one row per player per game: seat, name, score, winner
+    season.csv            one row per game and player (by name): games, wins, average
+                          score, calls
     stackdeck_rounds.csv  every round: points and running total per player
     stress_calls.csv      every call: winner, margin, tie, false call, who took the stacks
     stack31_piles.csv     every move: the four piles' values and owners after it
+
+Players are named as the journal's header names them (`#@names [...]`, core.names), so a
+game keeps the names it was played with; a transcript without them says P1, P2, ...
+The same name in several games is one player in the season's tables and charts.
 
 A file that does not replay (unreadable, no header, a bad or damaged line) is named on
 standard error and in the page with the reason; the others are still reported. Exit
@@ -120,24 +126,24 @@ def _cell(v):
 
 
 def games_rows(entries):
-    yield ("file", "game", "players", "over", "result", "winners", "score_kind", "scores",
-           "moves", "notes", "status")
+    yield ("file", "game", "players", "names", "over", "result", "winners", "score_kind",
+           "scores", "moves", "notes", "status")
     for e in entries:
         r = e.record
         if r is None:
-            yield (e.name, "", "", "", "", "", "", "", "", "", e.status)
+            yield (e.name, "", "", "", "", "", "", "", "", "", "", e.status)
             continue
-        yield (e.name, r.game, r.players, int(r.over), rd.describe_result(r),
-               " ".join("P%d" % w for w in r.winners), rd.SCORE_WORD[r.game],
+        yield (e.name, r.game, r.players, " | ".join(r.names), int(r.over), rd.describe_result(r),
+               " ".join(r.label(w) for w in r.winners), rd.SCORE_WORD[r.game],
                " ".join(str(s) for s in r.scores), r.moves, " | ".join(r.notes), e.status)
 
 
 def scores_rows(records):
-    yield ("file", "game", "player", "score", "score_kind", "over", "winner")
+    yield ("file", "game", "player", "name", "score", "score_kind", "over", "winner")
     for r in records:
         for p in range(1, r.players + 1):
-            yield (r.name, r.game, p, r.scores[p - 1], rd.SCORE_WORD[r.game], int(r.over),
-                   int(p in r.winners))
+            yield (r.name, r.game, p, r.label(p), r.scores[p - 1], rd.SCORE_WORD[r.game],
+                   int(r.over), int(p in r.winners))
 
 
 def season_rows(lines):
@@ -156,20 +162,21 @@ def season_rows(lines):
 
 
 def rounds_rows(records):
-    yield ("file", "round", "player", "points", "total")
+    yield ("file", "round", "player", "name", "points", "total")
     for r in records:
         for number, points, totals in r.rounds:
             for p in range(1, r.players + 1):
-                yield (r.name, number, p, points[p - 1], totals[p - 1])
+                yield (r.name, number, p, r.label(p), points[p - 1], totals[p - 1])
 
 
 def calls_rows(records):
-    yield ("file", "call", "game_no", "winner", "margin_us", "margin_ms", "kind", "tie",
-           "false_call", "loser", "on_stress", "ruling", "final")
+    yield ("file", "call", "game_no", "winner", "winner_name", "margin_us", "margin_ms", "kind",
+           "tie", "false_call", "loser", "on_stress", "ruling", "final")
     for r in records:
         for i, c in enumerate(r.calls, 1):
             kind = rd.call_kind(c)
-            yield (r.name, i, c["game_no"], _cell(c["winner"]), _cell(c["margin_us"]),
+            yield (r.name, i, c["game_no"], _cell(c["winner"]),
+                   r.label(c["winner"]) if c["winner"] else "", _cell(c["margin_us"]),
                    _ms(c["margin_us"]), kind, int(c["tie"]), int(kind == "void"),
                    _cell(c["loser"]), int(c["on_stress"]), c.get("ruling", ""), int(c["final"]))
 
@@ -229,7 +236,7 @@ def _table(rows, left=()):
 
 def _game_table(r):
     if r.game == "stackdeck":
-        head = ["round"] + ["P%d" % p for p in range(1, r.players + 1)]
+        head = ["round"] + [r.label(p) for p in range(1, r.players + 1)]
         rows = [head]
         for number, points, totals in r.rounds:
             rows.append([number] + ["%+d = %d" % (pt, t) for pt, t in zip(points, totals)])
@@ -242,16 +249,16 @@ def _game_table(r):
                     "alone": "nobody else pressed"}[kind]
             if c.get("ruling", "").endswith("takes"):
                 what = "table ruled: " + c["ruling"]
-            rows.append([i, c["game_no"], "P%d" % c["winner"] if c["winner"] else "-",
+            rows.append([i, c["game_no"], r.label(c["winner"]) if c["winner"] else "-",
                          _ms(c["margin_us"]) or "-", what,
-                         "P%d" % c["loser"] if c["loser"] else "nobody"])
+                         r.label(c["loser"]) if c["loser"] else "nobody"])
         return _table(rows, left=(4,)) if r.calls else "<p class=muted>No calls.</p>"
     rows = [["pile", "value", "owner"]]
     last = r.piles[-1][2] if r.piles else {s: (0, None) for s in "HDCS"}
     for s in "HDCS":
         value, owner = last[s]
         rows.append([s, "%d%s" % (value, " (conquered)" if value == 31 else ""),
-                     "P%d" % owner if owner else "-"])
+                     r.label(owner) if owner else "-"])
     return _table(rows)
 
 
@@ -297,7 +304,8 @@ def page(entries, problems, season_pngs, lines, elapsed):
         if r is None:
             continue
         name = '<a href="#%s">%s</a>' % (e.slug, html.escape(e.name)) if e.slug else html.escape(e.name)
-        rows.append([name, html.escape(r.title), r.players, html.escape("; ".join(r.notes)),
+        rows.append([name, html.escape(r.title), html.escape(", ".join(r.names)),
+                     html.escape("; ".join(r.notes)),
                      html.escape(e.result() if not e.duplicate_of else e.status),
                      html.escape(" ".join(str(s) for s in r.scores) + " " + rd.SCORE_WORD[r.game])])
     if len(rows) > 1:
@@ -309,8 +317,9 @@ def page(entries, problems, season_pngs, lines, elapsed):
     for e in good:
         r = e.record
         out.append('<section class=game id="%s"><h3>%s</h3>' % (e.slug, html.escape(e.name)))
-        out.append("<p>%s, %d players, %s; %d moves.</p>" % (
-            html.escape(r.title), r.players, html.escape(e.result()), r.moves))
+        out.append("<p>%s, %d players (%s), %s; %d moves.</p>" % (
+            html.escape(r.title), r.players, html.escape(", ".join(r.names)),
+            html.escape(e.result()), r.moves))
         for note in r.notes:
             out.append("<p class=note>%s</p>" % html.escape(note))
         for warning in r.warnings:
@@ -350,6 +359,7 @@ def main(argv, stdout=None, stderr=None):
         stderr.write("report: %s: %s\n" % (name, why))
     seen = {}
     used = set()
+    palette = charts.Palette()
     for e in entries:
         try:
             e.record = rd.load(e.path, e.name)
@@ -365,18 +375,21 @@ def main(argv, stdout=None, stderr=None):
             continue
         seen[e.record.key] = e.name
         e.slug = _slug(e.name, used)
-        e.png = charts.game_chart(e.record)
+        palette.seat(e.record)
+        e.png = charts.game_chart(e.record, palette)
         with open(os.path.join(args.out, "game-%s.png" % e.slug), "wb") as f:
             f.write(e.png)
     records = [e.record for e in entries if e.record and not e.duplicate_of]
     lines = rd.season(records)
     season_pngs = []
     if records:
-        season_pngs.append(("season-wins", charts.wins_chart(lines)))
-        season_pngs.append(("season-averages", charts.averages_chart(lines)))
+        season_pngs.append(("season-wins", charts.wins_chart(lines, palette,
+                                                             rd.finished_games(records))))
+        season_pngs.append(("season-averages", charts.averages_chart(lines, palette)))
     if any(r.game == "stress" for r in records):
         season_pngs.append(("season-stress-margins",
-                            charts.margin_histogram(rd.stress_margins(records), rd.tie_margins(records))))
+                            charts.margin_histogram(rd.stress_margins(records),
+                                                    rd.tie_margins(records), palette)))
     for name, png in season_pngs:
         with open(os.path.join(args.out, name + ".png"), "wb") as f:
             f.write(png)

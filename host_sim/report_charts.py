@@ -1,8 +1,9 @@
 """The report's charts (matplotlib, Agg backend: no display needed). Each function takes
 records from host_sim.report_data and returns PNG bytes.
 
-One colour per player across every chart (P1 blue, P2 orange, ...), so a player reads
-the same in the season charts and in each game's.
+One colour per player across every chart (a Palette: the first player met blue, the
+next orange, ...), so a player reads the same in the season charts and in each game's.
+Players are named as their journal names them (core.names; P1, P2 ... otherwise).
 """
 
 import io
@@ -37,8 +38,41 @@ plt.rcParams.update({
 })
 
 
-def colour(player):
-    return PLAYER_COLOURS[(player - 1) % len(PLAYER_COLOURS)]
+class Palette:
+    """A colour per player name for the whole report: in order of first appearance,
+    never one that another player of the same game has (while the colours last).
+
+    palette = Palette(records); palette("ANN") -> "#1f77b4"
+    """
+
+    def __init__(self, records=()):
+        self._index = {}
+        for rec in records:
+            self.seat(rec)
+
+    def seat(self, rec):
+        names = [rec.label(p) for p in range(1, rec.players + 1)]
+        taken = {self._index[n] for n in names if n in self._index}
+        for name in names:
+            if name in self._index:
+                continue
+            used = {}
+            for i in self._index.values():
+                used[i] = used.get(i, 0) + 1
+            free = [i for i in range(len(PLAYER_COLOURS)) if i not in taken] or \
+                list(range(len(PLAYER_COLOURS)))
+            pick = min(free, key=lambda i: (used.get(i, 0), i))
+            self._index[name] = pick
+            taken.add(pick)
+
+    def names(self):
+        """Every name met, in order of first appearance."""
+        return list(self._index)
+
+    def __call__(self, name):
+        if name not in self._index:
+            self._index[name] = len(self._index) % len(PLAYER_COLOURS)
+        return PLAYER_COLOURS[self._index[name]]
 
 
 def _png(fig):
@@ -65,15 +99,16 @@ def _ms_label(v, _pos=None):
 
 
 # ---------------------------------------------------------------- one game
-def stackdeck_chart(rec):
+def stackdeck_chart(rec, palette=None):
     """Running totals by round, one line per player; round 0 is the start (0 points)."""
+    palette = palette or Palette([rec])
     fig, ax = plt.subplots(figsize=(9, 4.8), layout="constrained")
     rounds = [0] + [r for r, _, _ in rec.rounds]
     ends = []
     for p in range(1, rec.players + 1):
         totals = [0] + [t[p - 1] for _, _, t in rec.rounds]
-        ax.plot(rounds, totals, marker="o", linewidth=2.2, markersize=5, color=colour(p),
-                label="P%d" % p)
+        ax.plot(rounds, totals, marker="o", linewidth=2.2, markersize=5,
+                color=palette(rec.label(p)), label=rec.label(p))
         ends.append((totals[-1], p))
     if rec.rounds:  # the final totals at the lines' ends, moved apart where they meet
         lo, hi = ax.get_ylim()
@@ -82,8 +117,9 @@ def stackdeck_chart(rec):
         for total, p in sorted(ends):
             y = total if not placed or total - placed[-1] >= gap else placed[-1] + gap
             placed.append(y)
-            ax.text(rounds[-1], y, "P%d %d" % (p, total), va="center", color=colour(p),
-                    fontweight="bold", transform=offset_copy(ax.transData, fig=fig, x=8, units="points"))
+            ax.text(rounds[-1], y, "%s %d" % (rec.label(p), total), va="center",
+                    color=palette(rec.label(p)), fontweight="bold",
+                    transform=offset_copy(ax.transData, fig=fig, x=8, units="points"))
     ax.axhline(0, color="black", linewidth=0.8)
     if not rec.rounds:
         ax.set_ylim(-10, 10)
@@ -99,32 +135,46 @@ def stackdeck_chart(rec):
     return _png(fig)
 
 
-def stress_chart(rec):
-    """The margin of every call (log scale), coloured by who won it; ties, false calls
+def stress_points(rec):
+    """(call number, y in ms, kind) of every call as the chart draws it: a margin where
+    the call has one (a tie at 0 ms included: the axis is linear from 0 to the tie
+    window), NO_SECOND_PRESS for a call nobody else pressed (the band above the
+    margins). Also the axis: (top of the margins, band)."""
+    known = [_ms(c["margin_us"]) for c in rec.calls if c["margin_us"] is not None]
+    top = max(known + [10.0]) * 2.2
+    band = top * 1.25
+    points = [(i, band if c["margin_us"] is None else _ms(c["margin_us"]), call_kind(c))
+              for i, c in enumerate(rec.calls, 1)]
+    return points, top, band
+
+
+def stress_figure(rec, palette=None):
+    """The margin of every call, coloured by who won it: a linear axis from 0 to the tie
+    window (ties sit there, a 0.0 ms tie on 0), logarithmic above it; false calls
     (voided by the table) and calls with a single press marked apart; games of the
-    match separated."""
+    match separated. Returns the matplotlib figure (stress_chart: its PNG)."""
+    palette = palette or Palette([rec])
     fig, ax = plt.subplots(figsize=(9, 4.8), layout="constrained")
     calls = rec.calls
-    known = [c["margin_us"] for c in calls if c["margin_us"]]
-    top = max([_ms(m) for m in known] + [10.0]) * 2.2
-    bottom = min([_ms(m) for m in known] + [_ms(rec.options["tie_window_us"]) or 0.5, 0.5]) / 2.2
-    band = top * 1.25  # where calls without a margin go, above every real margin
-    for i, call in enumerate(calls, 1):
-        kind = call_kind(call)
-        y = _ms(call["margin_us"]) if call["margin_us"] else band
-        who = colour(call["winner"]) if call["winner"] else NEUTRAL
+    points, top, band = stress_points(rec)
+    window = _ms(rec.options["tie_window_us"])
+    linear = window if window > 0 else 0.5  # the linear part of the axis: 0 to here
+    alone = any(c["margin_us"] is None for c in calls)
+    for (i, y, kind), call in zip(points, calls):
+        who = palette(rec.label(call["winner"])) if call["winner"] else NEUTRAL
         if kind == "won":
             ax.scatter([i], [y], s=60, color=who, zorder=3)
         elif kind == "tie":
-            ax.scatter([i], [max(y, bottom * 1.2)], s=80, marker="X", color=NEUTRAL, zorder=3)
+            ax.scatter([i], [y], s=80, marker="X", color=NEUTRAL, zorder=3)
         elif kind == "void":
             ax.scatter([i], [y], s=90, facecolors="white", edgecolors=who, linewidths=2,
                        zorder=3)
-            ax.annotate("false" if not call["winner"] else "P%d false" % call["winner"], (i, y),
-                        xytext=(0, 9), textcoords="offset points", ha="center", fontsize=9)
+            ax.annotate("false" if not call["winner"] else "%s false" % rec.label(call["winner"]),
+                        (i, y), xytext=(0, 9), textcoords="offset points", ha="center",
+                        fontsize=9)
         else:  # alone: nobody else pressed, there is no margin
             ax.scatter([i], [y], s=70, marker="^", color=who, zorder=3)
-    if any(not c["margin_us"] for c in calls):
+    if alone:
         ax.axhspan(top, top * 1.6, color=NEUTRAL, alpha=0.08, linewidth=0)
         ax.text(0.995, band, "no 2nd press ", transform=ax.get_yaxis_transform(), ha="right",
                 va="center", fontsize=8, color=NEUTRAL)
@@ -137,22 +187,23 @@ def stress_chart(rec):
         xs = [i for i, n in enumerate(game_of, 1) if n == g]
         ax.text((xs[0] + xs[-1]) / 2, 1.01, "game %d" % g, ha="center", va="bottom",
                 fontsize=10, color=NEUTRAL, transform=ax.get_xaxis_transform())
-    ax.set_yscale("log")
-    ax.set_ylim(bottom, top * 1.6 if any(not c["margin_us"] for c in calls) else top)
+    ax.set_yscale("symlog", linthresh=linear, linscale=0.6)
+    # 0 a little above the bottom, so a tie's marker on it is whole
+    ax.set_ylim(-linear * 0.12, top * 1.6 if alone else top)
     ax.yaxis.set_major_formatter(FuncFormatter(_ms_label))
-    ax.set_ylabel("margin (ms, log scale)")
+    ax.set_ylabel("margin (ms; linear to %s, log above)" % _ms_label(linear))
     ax.set_xlabel("call")
     ax.set_xlim(0.4, max(len(calls), 1) + 0.6)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    window = _ms(rec.options["tie_window_us"])
     if window > 0:
+        ax.axhspan(0, window, color=NEUTRAL, alpha=0.06, linewidth=0)
         ax.axhline(window, color=NEUTRAL, linewidth=0.8, linestyle=":")
         ax.text(0.5, window, "tie window", fontsize=8, color=NEUTRAL, va="bottom")
     handles = []
     for p in range(1, rec.players + 1):
         n = sum(1 for c in calls if call_kind(c) == "won" and c["winner"] == p)
-        handles.append(Line2D([], [], marker="o", linestyle="", color=colour(p), markersize=8,
-                              label="P%d won (%d)" % (p, n)))
+        handles.append(Line2D([], [], marker="o", linestyle="", color=palette(rec.label(p)),
+                              markersize=8, label="%s won (%d)" % (rec.label(p), n)))
     extra = (("tie", "X", NEUTRAL, "tie"), ("void", "o", "none", "false call (void)"),
              ("alone", "^", NEUTRAL, "won, nobody else pressed"))
     for kind, marker, face, label in extra:
@@ -166,11 +217,16 @@ def stress_chart(rec):
     ax.set_title("%s (games %s)" % (_title(rec), score), loc="left", pad=20)
     if not calls:
         ax.text(0.5, 0.5, "no calls", transform=ax.transAxes, ha="center", color=NEUTRAL)
-    return _png(fig)
+    return fig
 
 
-def stack31_chart(rec):
+def stress_chart(rec, palette=None):
+    return _png(stress_figure(rec, palette))
+
+
+def stack31_chart(rec, palette=None):
     """Each suit pile's value after every move, the line coloured by the pile's owner."""
+    palette = palette or Palette([rec])
     fig, axes = plt.subplots(4, 1, figsize=(9, 7.2), sharex=True, layout="constrained")
     moves = [0] + [m for m, _, _ in rec.piles]
     for ax, suit in zip(axes, ("H", "D", "C", "S")):
@@ -185,7 +241,7 @@ def stack31_chart(rec):
             j = i
             while j + 1 < len(moves) and (values[j + 1], owners[j + 1]) == (values[i], owners[i]):
                 j += 1
-            c = colour(owners[i]) if owners[i] else NEUTRAL
+            c = palette(rec.label(owners[i])) if owners[i] else NEUTRAL
             flat.append([(moves[i], values[i]), (moves[j] + 1, values[i])])
             flat_c.append(c)
             if i and values[i] != values[i - 1]:
@@ -197,16 +253,18 @@ def stack31_chart(rec):
         ax.axhline(31, color="black", linewidth=0.8, linestyle="--")
         ax.set_ylim(-1, 34)
         ax.set_yticks([0, 10, 20, 31])
-        end = "%d, P%d" % (values[-1], owners[-1]) if owners[-1] else "%d" % values[-1]
+        end = "%d, %s" % (values[-1], rec.label(owners[-1])) if owners[-1] else "%d" % values[-1]
         if values[-1] == 31:
             end += " (conquered)"
         ax.set_ylabel(SUIT_NAMES[suit], rotation=0, ha="right", va="center")
         ax.text(1.0, 0.5, " " + end, transform=ax.transAxes, va="center", fontsize=10,
-                color=colour(owners[-1]) if owners[-1] else NEUTRAL, fontweight="bold")
+                color=palette(rec.label(owners[-1])) if owners[-1] else NEUTRAL,
+                fontweight="bold")
     axes[-1].set_xlabel("move")
     axes[-1].set_xlim(0, moves[-1] + 1)
-    handles = [Line2D([], [], color=colour(p), linewidth=3,
-                      label="P%d (%d pile%s)" % (p, rec.scores[p - 1], "" if rec.scores[p - 1] == 1 else "s"))
+    handles = [Line2D([], [], color=palette(rec.label(p)), linewidth=3,
+                      label="%s (%d pile%s)" % (rec.label(p), rec.scores[p - 1],
+                                                "" if rec.scores[p - 1] == 1 else "s"))
                for p in range(1, rec.players + 1)]
     handles.append(Line2D([], [], color=NEUTRAL, linewidth=3, label="nobody"))
     fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 6))
@@ -217,8 +275,8 @@ def stack31_chart(rec):
 CHARTS = {"stackdeck": stackdeck_chart, "stress": stress_chart, "stack31": stack31_chart}
 
 
-def game_chart(rec):
-    return CHARTS[rec.game](rec)
+def game_chart(rec, palette=None):
+    return CHARTS[rec.game](rec, palette)
 
 
 # ---------------------------------------------------------------- the season
@@ -230,10 +288,18 @@ def _games_in(lines):
     return [g for g in GAME_ORDER if any(ln.game == g for ln in lines)]
 
 
-def wins_chart(lines):
-    """Wins per player, one group of bars per game (shared wins hatched)."""
+def _players(lines, palette):
+    present = {ln.player for ln in lines}
+    order = [n for n in palette.names() if n in present]
+    return order + sorted(present - set(order))
+
+
+def wins_chart(lines, palette=None, finished=None):
+    """Wins per player, one group of bars per game (shared wins hatched); finished:
+    {game: games that ended} for the labels (report_data.finished_games)."""
+    palette = palette or Palette()
     games = _games_in(lines)
-    players = sorted({ln.player for ln in lines})
+    players = _players(lines, palette)
     fig, ax = plt.subplots(figsize=(9, 4.5), layout="constrained")
     width = 0.8 / max(len(players), 1)
     for j, p in enumerate(players):
@@ -245,15 +311,16 @@ def wins_chart(lines):
             xs.append(i + (j - (len(players) - 1) / 2) * width)
             wins.append(ln.wins)
             shared.append(ln.shared)
-        ax.bar(xs, wins, width * 0.92, color=colour(p), label="P%d" % p)
-        ax.bar(xs, shared, width * 0.92, bottom=wins, color=colour(p), alpha=0.45, hatch="//",
+        ax.bar(xs, wins, width * 0.92, color=palette(p), label=p)
+        ax.bar(xs, shared, width * 0.92, bottom=wins, color=palette(p), alpha=0.45, hatch="//",
                edgecolor="white")
         for x, w, s in zip(xs, wins, shared):
             if w + s:
                 ax.text(x, w + s, "%d" % (w + s), ha="center", va="bottom", fontsize=9)
     ax.set_xticks(range(len(games)))
     ax.set_xlim(-0.5, len(games) - 0.5)
-    ax.set_xticklabels(["%s\n(%d finished)" % (GAME_TITLES[g], _finished(lines, g)) for g in games])
+    ax.set_xticklabels(["%s\n(%d finished)" % (GAME_TITLES[g], (finished or {}).get(g, _finished(lines, g)))
+                        for g in games])
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.margins(y=0.1)
     ax.set_ylabel("games won")
@@ -264,12 +331,14 @@ def wins_chart(lines):
 
 
 def _finished(lines, game):
-    # Every finished game counts once for each of its players; P1 plays in every game.
-    return max((ln.finished for ln in lines if ln.game == game and ln.player == 1), default=0)
+    # Every finished game counts once for each of its players: at least the most any
+    # one player finished (exact when somebody played them all).
+    return max((ln.finished for ln in lines if ln.game == game), default=0)
 
 
-def averages_chart(lines):
+def averages_chart(lines, palette=None):
     """Average score per player, one panel per game (the units differ)."""
+    palette = palette or Palette()
     games = [g for g in _games_in(lines) if any(ln.finished for ln in lines if ln.game == g)]
     units = {"stack31": "piles won", "stackdeck": "points", "stress": "games won per match"}
     fig, axes = plt.subplots(1, max(len(games), 1), figsize=(9, 3.8), layout="constrained",
@@ -278,11 +347,11 @@ def averages_chart(lines):
         rows = [ln for ln in lines if ln.game == g and ln.finished]
         xs = range(len(rows))
         vals = [ln.average for ln in rows]
-        ax.bar(xs, vals, color=[colour(ln.player) for ln in rows], width=0.7)
+        ax.bar(xs, vals, color=[palette(ln.player) for ln in rows], width=0.7)
         for x, v in zip(xs, vals):
             ax.text(x, v, ("%.1f" % v), ha="center", va="bottom" if v >= 0 else "top", fontsize=9)
         ax.set_xticks(list(xs))
-        ax.set_xticklabels(["P%d" % ln.player for ln in rows])
+        ax.set_xticklabels([ln.player for ln in rows])
         ax.axhline(0, color="black", linewidth=0.8)
         ax.set_title(GAME_TITLES[g], fontsize=12)
         ax.set_ylabel(units[g])
@@ -295,20 +364,34 @@ def averages_chart(lines):
     return _png(fig)
 
 
-def margin_histogram(margins_by_winner, ties):
-    """Every decided Stress call's margin, stacked by winner, on log-spaced bins."""
+def histogram_edges(values_ms):
+    """Bin edges for margins in ms: log-spaced, four to a decade, and a first bin from
+    0 when a margin is under the first log edge (a 0.0 ms tie): the axis is linear
+    there (symlog), so that bin is drawn."""
     import math
-    fig, ax = plt.subplots(figsize=(9, 4.2), layout="constrained")
-    allv = [_ms(m) for ms in margins_by_winner.values() for m in ms] + [_ms(t) for t in ties]
-    lo = min(allv + [0.5])
-    hi = max(allv + [100.0])
+    positive = [v for v in values_ms if v > 0]
+    lo = min(positive + [0.5])
+    hi = max(values_ms + [100.0])
     a, b = math.floor(math.log10(max(lo, 0.01)) * 4) / 4, math.ceil(math.log10(hi) * 4) / 4
     n = max(int(round((b - a) * 4)), 1)
     edges = [10 ** (a + (b - a) * k / n) for k in range(n + 1)]
-    players = sorted(margins_by_winner)
+    if any(v < edges[0] for v in values_ms):
+        edges.insert(0, 0.0)
+    return edges
+
+
+def margin_histogram_figure(margins_by_winner, ties, palette=None):
+    """Every decided Stress call's margin, stacked by winner (by name), ties apart, on
+    log-spaced bins (linear from 0 to the first one, where ties at 0 ms fall)."""
+    palette = palette or Palette()
+    fig, ax = plt.subplots(figsize=(9, 4.2), layout="constrained")
+    allv = [_ms(m) for ms in margins_by_winner.values() for m in ms] + [_ms(t) for t in ties]
+    edges = histogram_edges(allv)
+    players = [n for n in palette.names() if n in margins_by_winner]
+    players += sorted(set(margins_by_winner) - set(players))
     data = [[_ms(m) for m in margins_by_winner[p]] for p in players]
-    labels = ["P%d won (%d)" % (p, len(margins_by_winner[p])) for p in players]
-    colours = [colour(p) for p in players]
+    labels = ["%s won (%d)" % (p, len(margins_by_winner[p])) for p in players]
+    colours = [palette(p) for p in players]
     if ties:
         data.append([_ms(t) for t in ties])
         labels.append("tie (%d)" % len(ties))
@@ -318,10 +401,16 @@ def margin_histogram(margins_by_winner, ties):
         ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     else:
         ax.text(0.5, 0.5, "no decided Stress call", ha="center", transform=ax.transAxes)
-    ax.set_xscale("log")
+    first = edges[1] if edges[0] == 0 else edges[0]
+    ax.set_xscale("symlog", linthresh=first, linscale=0.5)
+    ax.set_xlim(edges[0], edges[-1])
     ax.xaxis.set_major_formatter(FuncFormatter(_ms_label))
-    ax.set_xlabel("margin between the first two presses (ms, log scale)")
+    ax.set_xlabel("margin between the first two presses (ms; log scale, linear near 0)")
     ax.set_ylabel("calls")
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title("Stress: how close the calls were", loc="left")
-    return _png(fig)
+    return fig
+
+
+def margin_histogram(margins_by_winner, ties, palette=None):
+    return _png(margin_histogram_figure(margins_by_winner, ties, palette))

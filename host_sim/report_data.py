@@ -13,6 +13,7 @@ journal, the per-line seals (`  #~xxxx`, firmware.journal.classify), all checked
 
 import statistics
 
+from core import names as core_names
 from core import transcript
 from core.games import GAMES
 from core.notation import tokenize
@@ -32,6 +33,8 @@ class GameRecord:
     path, name      where it came from / how the report names it
     game, title     the notation's name (stack31, ...) and the menu title
     players         how many
+    names           the players' names, seat by seat (core.names: the journal's
+                    `#@names` header line; P1, P2, ... for the seats it does not name)
     options         the game's options (house rules), as the core keeps them
     notes           the header's free-text comments, e.g. ["date 2026-12-01"]
     state           the core's final state() (a dict)
@@ -54,6 +57,11 @@ class GameRecord:
         self.rounds = []
         self.piles = []
         self.calls = []
+        self.names = []
+
+    def label(self, player):
+        """The 1-based player's name as the table knew it ("ANN", or "P2")."""
+        return self.names[player - 1] if 0 < player <= len(self.names) else "P%d" % player
 
 
 def _text(path):
@@ -119,6 +127,8 @@ def _check_lines(lines):
         else:
             text = None
         if text is not None:  # a comment: a note while the game has not begun
+            if core_names.parse("#" + text) is not None:  # the players' names: not a note
+                continue
             if text and not seen_action:
                 notes.append(text)
             continue
@@ -143,6 +153,7 @@ def load(path, name=None):
     rec.game = game.NAME
     rec.title = GAMES[game.NAME][2]
     rec.players = game.players
+    rec.names = core_names.of(lines, game.players)
     rec.state = state
     rec.moves = len(game.history)
     rec.options = dict(game.options)
@@ -201,14 +212,14 @@ def _result(rec, state):
 
 
 def describe_result(rec):
-    """'P3 won', 'P2 and P4 tied', 'in play' or 'not finished'."""
+    """'ANN won', 'tie: P2, P4', 'no winner' or 'not finished' (players by name)."""
     if not rec.over:
         return "not finished"
     if not rec.winners:
         return "no winner"
     if len(rec.winners) == 1:
-        return "P%d won" % rec.winners[0]
-    return "tie: " + ", ".join("P%d" % w for w in rec.winners)
+        return "%s won" % rec.label(rec.winners[0])
+    return "tie: " + ", ".join(rec.label(w) for w in rec.winners)
 
 
 def call_kind(call):
@@ -224,8 +235,9 @@ def call_kind(call):
 
 # ---------------------------------------------------------------- the season
 class PlayerLine:
-    """One player's season in one game: games, wins, average score; for Stress the
-    match's call counts (the core's call_stats(), STR-35) added up."""
+    """One player's season in one game, the player known by name (the same name at
+    another seat in another game is the same player): games, wins, average score; for
+    Stress the match's call counts (the core's call_stats(), STR-35) added up."""
 
     def __init__(self, game, player):
         self.game, self.player = game, player
@@ -248,14 +260,35 @@ class PlayerLine:
         return self.margin_sum_us / self.margins_counted if self.margins_counted else None
 
 
+def finished_games(records):
+    """{game: how many of the records ended}."""
+    out = {}
+    for rec in records:
+        if rec.over:
+            out[rec.game] = out.get(rec.game, 0) + 1
+    return out
+
+
+def players_in_order(records):
+    """Every player's name, in the order of first appearance (game by game, seat by seat)."""
+    out = []
+    for rec in records:
+        for p in range(1, rec.players + 1):
+            if rec.label(p) not in out:
+                out.append(rec.label(p))
+    return out
+
+
 def season(records):
-    """[PlayerLine] by game then player. Wins and averages count only games that ended."""
+    """[PlayerLine] by game, then player (first appearance). Wins and averages count only
+    games that ended."""
     lines = {}
     for rec in records:
         for p in range(1, rec.players + 1):
-            line = lines.get((rec.game, p))
+            key = (rec.game, rec.label(p))
+            line = lines.get(key)
             if line is None:
-                line = lines[(rec.game, p)] = PlayerLine(rec.game, p)
+                line = lines[key] = PlayerLine(rec.game, rec.label(p))
             line.played += 1
             if rec.over:
                 line.finished += 1
@@ -275,22 +308,24 @@ def season(records):
                 line.margins_counted += st["margins"][p - 1]
         for call in rec.calls:
             if call["final"] and call_kind(call) == "won":
-                lines[(rec.game, call["winner"])].margins.append(call["margin_us"])
+                lines[(rec.game, rec.label(call["winner"]))].margins.append(call["margin_us"])
     order = {name: i for i, name in enumerate(("stack31", "stackdeck", "stress"))}
-    return [lines[k] for k in sorted(lines, key=lambda k: (order.get(k[0], 9), k[1]))]
+    who = {name: i for i, name in enumerate(players_in_order(records))}
+    return [lines[k] for k in sorted(lines, key=lambda k: (order.get(k[0], 9), who[k[1]]))]
 
 
 def stress_margins(records):
-    """Every closed Stress call's margin in us (ties and void calls apart), by winner."""
+    """Every closed Stress call's margin in us (ties and void calls apart), by the
+    winner's name."""
     out = {}
     for rec in records:
         for call in rec.calls:
             if call["final"] and call_kind(call) == "won":
-                out.setdefault(call["winner"], []).append(call["margin_us"])
+                out.setdefault(rec.label(call["winner"]), []).append(call["margin_us"])
     return out
 
 
 def tie_margins(records):
+    """Every closed tie's margin in us (0 when both presses had the same stamp)."""
     return [c["margin_us"] for rec in records for c in rec.calls
             if c["final"] and call_kind(c) == "tie" and c["margin_us"] is not None]
-

@@ -232,7 +232,7 @@ def test_scores_and_the_season_are_the_cores(run):
             row = next(r for r in scores if r["file"] == name and r["player"] == str(p))
             assert int(row["score"]) == score[p - 1]
             assert row["winner"] == str(int(over and p in winners))
-            e = expected.setdefault((game.NAME, p), [0, 0, 0, 0, 0])
+            e = expected.setdefault((game.NAME, "P%d" % p), [0, 0, 0, 0, 0])
             e[0] += 1
             if over:
                 e[1] += 1
@@ -242,7 +242,7 @@ def test_scores_and_the_season_are_the_cores(run):
     season = rows(run, "season.csv")
     assert len(season) == len(expected)
     for r in season:
-        games, finished, wins, shared, total = expected[(r["game"], int(r["player"]))]
+        games, finished, wins, shared, total = expected[(r["game"], r["player"])]
         assert (int(r["games"]), int(r["finished"]), int(r["wins"]), int(r["shared_wins"])) == (
             games, finished, wins, shared)
         if finished:
@@ -250,7 +250,7 @@ def test_scores_and_the_season_are_the_cores(run):
     # Stress: the calls per player are the core's own count (call_stats), the margins the
     # calls'.
     for p in (1, 2):
-        r = next(x for x in season if x["game"] == "stress" and x["player"] == str(p))
+        r = next(x for x in season if x["game"] == "stress" and x["player"] == "P%d" % p)
         stats = [g.call_stats() for g in good.values() if g.NAME == "stress"]
         assert int(r["calls_won"]) == sum(st["won"][p - 1] for st in stats)
         assert int(r["calls_tied"]) == sum(st["tied"][p - 1] for st in stats)
@@ -262,7 +262,7 @@ def test_scores_and_the_season_are_the_cores(run):
         assert float(r["median_margin_us"]) == statistics.median(margins)
         mean = sum(st["margin_sum_us"][p - 1] for st in stats) / sum(st["margins"][p - 1] for st in stats)
         assert float(r["mean_margin_us"]) == pytest.approx(mean, abs=0.0051)
-    assert next(x for x in season if x["game"] == "stress" and x["player"] == "1")["false_calls"] == "1"
+    assert next(x for x in season if x["game"] == "stress" and x["player"] == "P1")["false_calls"] == "1"
 
 
 def test_games_csv_names_every_file_once_with_its_status(run):
@@ -358,3 +358,151 @@ def test_the_charts_are_real_pictures(run):
         # Not a blank page: a good share of the pixels is not the white background.
         white = sum(n for n, c in colours if c == (255, 255, 255))
         assert white < 0.97 * img.width * img.height, name
+
+
+# ---------------------------------------------------------------- ties and names
+TIES = """game stress players 2
+#@names ["ANN","BOB"]
+centre 8C 3D
+start
+@1000000 P1 down
+@1000000 P2 down
+@1100000 P1 up
+@1100000 P2 up
+P2 takes
+resume
+@2000000 P2 down
+@2100000 P2 up
+resume
+P1 play 9S 1
+P2 play 4D 2
+@3000000 P1 down
+@3000200 P2 down
+@3100000 P1 up
+@3100000 P2 up
+P2 takes
+resume
+@4000000 P1 down
+@4012000 P2 down
+@4100000 P1 up
+@4100000 P2 up
+OK
+"""
+
+
+def _load_text(tmp_path, name, text):
+    from host_sim import report_data as rd
+    path = tmp_path / name
+    path.write_text(text)
+    return rd.load(str(path), name)
+
+
+def test_a_tie_at_0_ms_is_drawn_on_the_axis_and_never_in_the_no_second_press_band(tmp_path):
+    """The same stamp on two presses is a 0.0 ms tie: on a log axis it had no place and
+    was drawn with the calls nobody else pressed. The axis is linear from 0 to the tie
+    window: the tie sits on 0, inside the plot, under the window; the band is only for
+    the call with one press."""
+    from host_sim import report_charts as charts
+    rec = _load_text(tmp_path, "ties.txt", TIES.replace("OK\n", ""))
+    kinds = [(charts.call_kind(c), c["margin_us"]) for c in rec.calls]
+    assert kinds == [("tie", 0), ("alone", None), ("tie", 200), ("won", 12000)]
+    fig = charts.stress_figure(rec)
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    drawn = {}  # call number -> (y in data, y on the canvas)
+    for coll in ax.collections:
+        for x, y in coll.get_offsets():
+            drawn[int(round(x))] = (float(y), ax.transData.transform((x, y))[1])
+    assert sorted(drawn) == [1, 2, 3, 4]  # every call has its marker
+    bottom, top = ax.get_ylim()
+    box = ax.get_window_extent()
+    window_px = ax.transData.transform((1, 0.5))[1]
+    band_px = ax.transData.transform((1, charts.stress_points(rec)[1]))[1]  # where the band begins
+    for call in (1, 3):  # the ties: at their margin, on the canvas, under the window
+        y, px = drawn[call]
+        assert y == rec.calls[call - 1]["margin_us"] / 1000.0
+        assert bottom < y < top and box.y0 < px < window_px
+    assert drawn[1][1] < drawn[3][1] < window_px  # 0 under 0.2 ms: the axis is linear there
+    assert drawn[2][1] > band_px  # the call with one press: in the band
+    assert all(drawn[c][1] < band_px for c in (1, 3, 4))
+    import matplotlib.pyplot as plt
+    plt.close(fig)
+
+
+def test_the_margin_histogram_counts_and_draws_a_0_ms_tie(tmp_path):
+    from host_sim import report_charts as charts
+    from host_sim import report_data as rd
+    rec = _load_text(tmp_path, "ties.txt", TIES.replace("OK\n", ""))
+    ties = rd.tie_margins([rec])
+    assert sorted(ties) == [0, 200]
+    margins = {"ANN": [900, 15000], "BOB": [3000]}
+    fig = charts.margin_histogram_figure(margins, ties)
+    ax = fig.axes[0]
+    lo, hi = ax.get_xlim()
+    heights = [p.get_height() for p in ax.patches if p.get_height() > 0]
+    assert sum(heights) == 5  # every margin in a bar, the 0 ms tie too
+    for p in ax.patches:
+        if p.get_height() > 0:
+            assert lo <= p.get_x() and p.get_x() + p.get_width() <= hi
+    assert min(p.get_x() for p in ax.patches if p.get_height() > 0) == pytest.approx(0, abs=1e-9)
+    import matplotlib.pyplot as plt
+    plt.close(fig)
+
+
+def test_players_keep_the_names_their_journal_gives(tmp_path):
+    """A journal's `#@names` header line (core.names) names its players everywhere in the
+    report; the same name at another seat in another game is the same player in the
+    season; a game without names keeps P1, P2."""
+    folder = tmp_path / "games"
+    sealed = [seal(ln) for ln in TIES.replace("OK\n", "").splitlines()]
+    _write(str(folder / "archive" / "00001.txt"), "\n".join(sealed) + "\n")
+    deck = _read("stackdeck_full_match_2p.txt").splitlines()
+    _write(str(folder / "archive" / "00002.txt"),
+           "\n".join([deck[0], '#@names ["BOB","ANN"]'] + deck[1:]) + "\n")
+    _write(str(folder / "archive" / "00003.txt"), _read("stackdeck_tie_4p.txt"))
+    out = tmp_path / "report"
+    stdout, stderr = io.StringIO(), io.StringIO()
+    assert report.main([str(folder), "--out", str(out)], stdout=stdout, stderr=stderr) == 0, \
+        stderr.getvalue()
+    run = {"out": str(out)}
+    games = {r["file"]: r for r in rows(run, "games.csv")}
+    assert games["archive/00001.txt"]["names"] == "ANN | BOB"
+    assert games["archive/00001.txt"]["notes"] == ""  # the names line is not a note
+    assert games["archive/00002.txt"]["names"] == "BOB | ANN"
+    deck_state = state_of(_read("stackdeck_full_match_2p.txt")).state()
+    winner = ["BOB", "ANN"][deck_state["winners"][0] - 1]
+    assert games["archive/00002.txt"]["result"] == winner + " won"
+    assert games["archive/00002.txt"]["winners"] == winner
+    assert games["archive/00003.txt"]["names"] == "P1 | P2 | P3 | P4"
+    scores = rows(run, "scores.csv")
+    assert [(r["player"], r["name"]) for r in scores if r["file"] == "archive/00002.txt"] == [
+        ("1", "BOB"), ("2", "ANN")]
+    calls = rows(run, "stress_calls.csv")
+    assert [r["winner_name"] for r in calls] == ["", "BOB", "", "ANN"]
+    season = {(r["game"], r["player"]): r for r in rows(run, "season.csv")}
+    # ANN sat at seat 2 of the Stack the Deck match and seat 1 of the Stress match
+    assert ("stackdeck", "ANN") in season and ("stress", "ANN") in season
+    assert season[("stackdeck", "ANN")]["games"] == "1"
+    assert season[("stackdeck", "P1")]["games"] == "1"  # the unnamed 4-player game
+    assert int(season[("stackdeck", winner)]["wins"]) == 1
+    page = open(out / "report.html", encoding="utf-8").read()
+    assert "ANN won (1)" not in page  # chart text is in the pictures, not the page
+    assert "<td>ANN</td>" in page or ">ANN<" in page
+    assert "P1 won" not in page.split("<h2>Games</h2>")[1].split("archive/00003.txt")[0]
+
+
+def test_one_colour_per_player_name_across_the_report():
+    from host_sim import report_charts as charts
+
+    class Rec:
+        def __init__(self, names):
+            self.names, self.players = names, len(names)
+
+        def label(self, p):
+            return self.names[p - 1]
+    palette = charts.Palette([Rec(["ANN", "BOB"]), Rec(["BOB", "CY", "ANN"]), Rec(["P1", "P2"])])
+    assert palette("ANN") == charts.PLAYER_COLOURS[0] and palette("BOB") == charts.PLAYER_COLOURS[1]
+    assert palette("CY") == charts.PLAYER_COLOURS[2]
+    # P1 and P2 of another game are other players: colours nobody has yet
+    assert {palette("P1"), palette("P2")} == set(charts.PLAYER_COLOURS[3:5])
+    assert palette.names() == ["ANN", "BOB", "CY", "P1", "P2"]
