@@ -7,21 +7,33 @@
 
 Index lines (tokens separated by one space, then the seal):
 
-    archive 1 next 8 first 3 games 5 bytes 20480
-    00003 stackdeck 2 end 4096 57 1 52,40 r=10,5/30,21/52,40
-    00004 stress 2 quit 4096 311 - 1,0 c=5:1:0:812,3:0:1:1200
-    00005 stack31 3 end 4096 88 2 1,2,1 p=H2.S1.D3.C2
+    archive 2 next 8 first 3 games 5 bytes 20480 rows 5a1c09e2 files 0c3b7713
+    00003 stackdeck 2 end 4096 57 1 52,40 z=3307:9e01c2aa n=ANN,BOB r=10,5/30,21/52,40
+    00004 stress 2 quit 4096 311 - 1,0 z=3917:01aa42c0 c=5:1:0:812,3:0:1:1200
+    00005 stack31 3 end 4096 88 2 1,2,1 z=2214:77b10e05 p=H2:31.D3:31.C2:24.S1:31
+    00006 stress 2 bad 4096 4 - - z=2100:5e0c1d2a d=48
 
-    seq game players status cost moves winners scores [extra]
-    status   end (over: a Stress match won) or quit (abandoned: a new game over it)
+    header   rows: CRC-32 (hex) of every byte after the header line; files: the XOR of
+             CRC-32("seq size") over the rows (firmware/archive_read.py: what History
+             checks against the listing each time it opens). Version 1 headers (no
+             digests) are read, and mended to version 2 at the next History.
+    seq game players status cost moves winners scores, then tokens by prefix:
+    status   end (over: a Stress match won), quit (abandoned: a new game over it) or
+             bad (damaged: the transcript does not replay to its end; moves are those
+             replayed, d= how many it holds, -1 unknown; no winners or scores)
     cost     flash bytes of the transcript, rounded up to whole blocks
     winners  1-based players joined by '+', or '-'
-    scores   Stack 31 piles won, Stack the Deck totals, Stress games won
+    scores   Stack 31 piles won, Stack the Deck totals, Stress games won ('-': none)
+    z=       the transcript's exact size and CRC-32 (a file changed since is re-read)
+    n=       the names it was played with (its `#@names` line; none: P1, P2..), by
+             ',', each byte outside '!'..'~' and each of '%,#' as %XX
     r=       Stack the Deck: running totals after each round (rounds by '/')
     c=       Stress, per player (by ','): calls won:tied:false:median margin in us
              (-1 with no margin); the median from the exact margins up to 16, then
              from a fixed 64-bin histogram (bins a quarter octave wide, from 128 us)
-    p=       Stack 31: each pile's owner at the end (0: nobody)
+    p=       Stack 31: each pile in the game's order H D C S, owner:value (owner 0:
+             nobody; a value of 31 is a conquered pile); version 1 rows: H S D C,
+             owners only
 
 When: the game in play goes to the archive when a new game is started over it
 (`keep`, from the new-game screen: ended or abandoned), or when History is opened
@@ -64,12 +76,12 @@ import gc
 
 from firmware import journal as jr
 from firmware.archive_read import (FOLDER, INDEX, ROW_MAX, Damaged, Index,  # noqa: F401
-                                    Pager, Row, ended, join, name_of, rows, seq_of,
-                                    take_said, why)
+                                    Pager, Row, crc32, crc_of, ended, file_digest, join,
+                                    name_of, rows, seq_of, take_said, why)
 from firmware.archive_read import unseal as _unseal_line
 
 IN_PLAY = "game.txt"
-VERSION = "1"
+VERSION = "2"
 DEFAULT_KB = 256
 PLAY_ROOM = 96 * 1024  # flash kept free for the game in play (a long match's journal)
 EXACT = 16  # margins kept exactly per player before the histogram alone decides
@@ -165,37 +177,50 @@ class _Reader:
         self.name = name
 
 
-def summarize(storage, name):
-    """Replay a transcript (streaming, the history forgotten as it goes) and return
-    its row without seq/status/cost: (game, players, moves, ended, winners, scores,
-    extra), or None when it holds no action. Damage stops the replay where it is."""
+def summarize(storage, name, damaged_too=False):
+    """Replay a transcript with the rules core (streaming, the history forgotten as it
+    goes) and return its row without seq/status/cost: (game, players, moves, ended,
+    winners, scores, extra, names, of), or None when it holds no action. `of` is None
+    when the transcript replays to its end; else it is damaged: the replay stopped at
+    `moves`, and `of` is how many action lines the file holds (winners and scores
+    then empty: never a made-up result). A transcript whose header does not read is
+    None, or with damaged_too a damaged row of game "?"."""
     from core.errors import IllegalAction
     from firmware import journal_read as jrd
     from firmware.session import game_from_header
     j = _Reader(storage, name)
     try:
         header, off = jrd.read_header(j)
-    except jr.JournalError:
+    except (jr.JournalError, UnicodeError):
+        header = None
+    game = None
+    if header is not None:
+        try:
+            game = game_from_header(header)
+        except (IllegalAction, ValueError):
+            game = None
+    if game is None:
+        if damaged_too and storage.size(name):
+            return ("?", 0, 0, False, [], [], "", [], _actions(jrd, j, 0))
         return None
-    if header is None:
-        return None
-    try:
-        game = game_from_header(header)
-    except IllegalAction:
-        return None
+    names = _names(jrd, j, game.players)
     stress = game.NAME == "stress"
     margins = [Margins() for _ in range(game.players)] if stress else None
     prev = [(0, 0)] * game.players if stress else None
     can_cp = True
     pushed = 0
-    for kind, body, _, _, _ in jrd.records(j, off):
+    broke = -1
+    it = jrd.records(j, off)
+    for kind, body, at, _, _ in it:
         if kind == jr.BAD:
+            broke = at
             break
         if kind != jr.ACTION:
             continue
         try:
             game.push(body.decode("utf-8"))
         except (IllegalAction, UnicodeError):
+            broke = at
             break
         pushed += 1
         if stress:
@@ -217,6 +242,12 @@ def summarize(storage, name):
             except IllegalAction:
                 can_cp = False
             gc.collect()
+    it.close()
+    if broke >= 0:
+        if not damaged_too and not pushed:
+            return None
+        return (game.NAME, game.players, game.moves, False, [], [], "", names,
+                game.moves + _actions(jrd, j, broke))
     if not pushed:
         return None
     over = ended(game)
@@ -242,23 +273,119 @@ def summarize(storage, name):
         winners = list(state["winners"]) if state["over"] else []
         scores = list(state["piles_won"])
         piles = state["piles"]
-        extra = "p=" + ".".join(["%s%d" % (s, piles[s]["owner"] or 0) for s in "HSDC" if s in piles])
-    return (game.NAME, game.players, game.moves, over, winners, scores, extra)
+        extra = "p=" + ".".join(["%s%d:%d" % (s, piles[s]["owner"] or 0, piles[s]["value"])
+                                 for s in "HDCS" if s in piles])
+    return (game.NAME, game.players, game.moves, over, winners, scores, extra, names, None)
 
 
-def row_text(seq, status, cost, summary):
-    gname, players, moves, _, winners, scores, extra = summary
-    text = "%s %s %d %s %d %d %s %s %s" % (
+def _actions(jrd, j, off):
+    """Action lines (sealed, whole or not) in the file from `off` on: what a damaged
+    transcript held."""
+    n = 0
+    for kind, _, _, _, _ in jrd.records(j, off):
+        if kind == jr.ACTION or kind == jr.BAD:
+            n += 1
+    return n
+
+
+def _names(jrd, j, players):
+    """The `#@names` line among the transcript's first 16 lines (core.names.of)."""
+    from core import names
+    lines = []
+    it = jrd.records(j, 0)
+    for kind, body, _, _, _ in it:
+        lines.append(body if kind == jr.COMMENT else b"")
+        if len(lines) >= 16:
+            break
+    it.close()  # its file closed now (a board has few handles)
+    return names.of(lines, players)
+
+
+def quote(name):
+    out = []
+    for c in name.encode("utf-8"):
+        out.append("%%%02X" % c if c <= 32 or c >= 127 or c in (35, 37, 44) else chr(c))
+    return "".join(out)
+
+
+def row_text(seq, status, cost, summary, size, crc):
+    """The index row of transcript `seq` (status None: end, quit or bad as the summary
+    says). Longer than ROW_MAX: the names go first, then the end of the summary."""
+    gname, players, moves, over, winners, scores, extra, names, of = summary
+    if of is not None:
+        status = "bad"
+        extra = "d=%d" % of
+    elif status is None:
+        status = "end" if over else "quit"
+    named = ",".join([quote(n) for n in names]) if [n for n in names if n[:1] != "P" or
+                                                  not n[1:].isdigit()] else ""
+    head = "%s %s %d %s %d %d %s %s z=%d:%08x" % (
         name_of(seq)[:5], gname, players, status, cost, moves,
         "+".join([str(w) for w in winners]) if winners else "-",
-        ",".join([str(s) for s in scores]), extra)
-    if len(text) + jr.SEAL_LEN + 1 > ROW_MAX:
-        text = text[:ROW_MAX - jr.SEAL_LEN - 1].rstrip()
+        ",".join([str(s) for s in scores]) if scores else "-", size, crc)
+    room = ROW_MAX - jr.SEAL_LEN - 1
+    if named and len(head) + 3 + len(named) + 1 + len(extra) <= room:
+        head += " n=" + named
+    text = head + " " + extra if extra else head
+    if len(text) > room:
+        text = text[:room].rstrip()
     return text
 
 
+def file_sum(st, name):
+    """(size, CRC-32) of a transcript."""
+    f = st.open_read(name)
+    if f is None:
+        return 0, 0
+    try:
+        return st.size(name), crc_of(f)
+    finally:
+        f.close()
+
+
 def _header_text(h):
-    return "archive %s next %d first %d games %d bytes %d" % (VERSION, h[0], h[1], h[2], h[3])
+    return "archive %s next %d first %d games %d bytes %d rows %08x files %08x" % (
+        VERSION, h[0], h[1], h[2], h[3], h[4], h[5])
+
+
+def seq_size(raw):
+    """(seq, size) of a sealed row's bytes, without its seal checked (rows copied)."""
+    k = raw.find(b" z=")
+    size = -1
+    if k > 0:
+        e = k + 3
+        while e < len(raw) and 48 <= raw[e] <= 57:
+            e += 1
+        size = int(raw[k + 3:e])
+    return int(raw[:raw.find(b" ")]), size
+
+
+def write_rows(st, h, source):
+    """The index anew (atomic): header h ([next, first, games, bytes]; its digests are
+    worked out here) and the sealed rows source() yields, called twice: once for the
+    digests, once to write."""
+    rc = 0
+    fx = 0
+    n = 0
+    for raw in source():
+        rc = crc32(raw, rc)
+        seq, size = seq_size(raw)
+        fx ^= file_digest(seq, size)
+        n += 1
+    h = [h[0], h[1], n, h[3], rc, fx]
+    w = st.atomic(INDEX)
+    try:
+        w.write(jr.seal_bytes(_header_text(h)))
+        for raw in source():
+            w.write(raw)
+        w.commit()
+    except BaseException:
+        try:
+            w.abort()
+        except Exception:  # noqa: BLE001
+            pass
+        raise
+    return h
 
 
 # -- the archive -----------------------------------------------------------------------
@@ -283,10 +410,10 @@ class Archive(Index):
     def _write_index(self, h, skip, new_rows, keep=None):
         """The index anew (atomic): header h, the old rows after the first `skip`
         (only those `keep(row)` accepts, when given), then new_rows (texts)."""
-        w = self.st.atomic(INDEX)
-        try:
-            w.write(jr.seal_bytes(_header_text(h)))
-            f = self.st.open_read(INDEX)
+        st = self.st
+
+        def source():
+            f = st.open_read(INDEX)
             if f is not None:
                 try:
                     f.readline(ROW_MAX + 1)
@@ -302,18 +429,12 @@ class Archive(Index):
                             text = _unseal_line(raw)
                             if text is None or not keep(Row(text)):
                                 continue
-                        w.write(raw)
+                        yield raw
                 finally:
                     f.close()
             for text in new_rows:
-                w.write(jr.seal_bytes(text))
-            w.commit()
-        except BaseException:
-            try:
-                w.abort()
-            except Exception:  # noqa: BLE001
-                pass
-            raise
+                yield jr.seal_bytes(text)
+        return write_rows(st, h, source)
 
     def oldest(self, n):
         """The first n rows (oldest first) as Row objects."""
@@ -382,6 +503,7 @@ class Archive(Index):
             return join(said, "Game too long for the archive: not kept")
         k, freed = self._plan_drops(h, cost, root.free())
         seq = h[0]
+        size, crc = file_sum(root, IN_PLAY)
         root.fs.rename(root.path(IN_PLAY), self.st.path(name_of(seq)))  # 1. the commit
         first = h[1]
         drops = self.oldest(k)
@@ -389,7 +511,7 @@ class Archive(Index):
         if h[2] - k == 0:
             new_first = seq
         nh = [seq + 1, new_first, h[2] - k + 1, h[3] - freed + cost]
-        text = row_text(seq, status, cost, summary)
+        text = row_text(seq, status, cost, summary, size, crc)
         self._write_index(nh, k, [text])  # 2.
         self._drop_files(first, new_first)  # 3.
         if k:
@@ -426,7 +548,7 @@ def _fix(fn, arch, *args):
     had = _FIX in sys.modules
     from firmware import archive_fix
     try:
-        return getattr(archive_fix, fn)(arch, *args + ((summarize, row_text, _header_text),))
+        return getattr(archive_fix, fn)(arch, *args + ((summarize, row_text, file_sum, write_rows),))
     finally:
         archive_fix = None
         if not had and sys.implementation.name == "micropython":
@@ -498,13 +620,16 @@ def _keep(app, status, failed):
         return False, failed % why(e)
 
 
-def for_history(app, what):
+def for_history(app, what, seq=0):
     """History's rare paths (firmware.screens.history loads this module for them and
     lets it go after): "keep" the game in play, which is over (what to say; never
     raises: "Game not archived: ..." and the game stays in play), "check" or
-    "rebuild" the archive (what to say; Damaged, OSError as Archive's)."""
+    "rebuild" the archive, "reread" game seq's transcript, changed since its row was
+    written (what to say; Damaged, OSError as Archive's)."""
     if what == "check":
         return for_app(app).check()
     if what == "rebuild":
         return for_app(app).rebuild()
+    if what == "reread":
+        return _fix("reread", for_app(app), seq) or "Game %d re-read" % seq
     return _keep(app, "end", "Game not archived: %s")[1]

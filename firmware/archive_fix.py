@@ -2,14 +2,13 @@
 room on a full flash, the repairs after a power cut, and a rebuild of a damaged index.
 Loaded only for them and let go after on a board (firmware.archive._fix): keeping a
 game and reading the list need none of this. `kit` is firmware.archive's
-(summarize, row_text, header_text), handed over so that this module imports nothing of
+(summarize, row_text, file_sum, write_rows), handed over so that this module imports nothing of
 it (no import circle)."""
 
 import gc
 
 from firmware import journal as jr
-from firmware.archive_read import (INDEX, ROW_MAX, Damaged, name_of, parse_header, rows,
-                                   seq_of, unseal)
+from firmware.archive_read import INDEX, ROW_MAX, Damaged, Row, name_of, seq_of, unseal
 
 
 def make_room(arch, need, kit):
@@ -44,124 +43,187 @@ def make_room(arch, need, kit):
 
 
 def check(arch, kit):
-    """Finish or repair what a power cut left (module docstring); a damaged index is
-    rebuilt. Returns what to say, or None (Archive.check: called when Index.sound()
-    found something to do)."""
-    summarize, row_text, _ = kit
+    """Finish what a power cut left, or mend what damage left (Index.sound() found the
+    index and the files disagree). Returns what to say, or None."""
     if not arch.exists():
         return None
-    arch.st.recover(INDEX)
-    try:
-        h, _ = arch.header()
-    except Damaged:
-        return rebuild(arch, kit)
-    said = None
-    # a transcript renamed in but not indexed (cut between steps 1 and 2)
-    if arch.st.exists(name_of(h[0])):
-        done = []
-        seq = h[0]
-        total = 0
-        while arch.st.exists(name_of(seq)):
-            s = summarize(arch.st, name_of(seq))
-            if s is not None:
-                c = arch.cost(arch.st.size(name_of(seq)))
-                done.append(row_text(seq, "end" if s[3] else "quit", c, s))
-                total += c
-                if h[2] == 0 and len(done) == 1:
-                    h[1] = seq
-            else:
-                arch.st.remove(name_of(seq))
-            seq += 1
-        h = [seq, h[1], h[2] + len(done), h[3] + total]
-        arch._write_index(h, 0, done)
-        k, freed = arch._plan_drops(h, 0, arch.root.free())
-        if k:
-            drops = arch.oldest(k)
-            first = h[1]
-            h = [h[0], drops[-1].seq + 1, h[2] - k, h[3] - freed]
-            if h[2] == 0:
-                h[1] = h[0]
-            arch._write_index(h, k, [])
-            arch._drop_files(first, h[1])
-            said = "Archive full: %d oldest game%s dropped" % (k, "" if k == 1 else "s")
-    # transcripts older than the first row (cut in step 3)
-    seq = h[1] - 1
-    while seq > 0 and arch.st.exists(name_of(seq)):
-        arch.st.remove(name_of(seq))
-        seq -= 1
-    # rows whose transcript is gone (a drop for room cut before its index)
-    if h[2] > 0 and not arch.st.exists(name_of(h[1])):
-        st = arch.st
-        n, total, first = _present(arch)
-        h = [h[0], first if first is not None else h[0], n, total]
-        arch._write_index(h, 0, [], lambda row: st.exists(name_of(row.seq)))
-    return said
-
-
-def _present(arch):
-    """(rows, bytes, first seq) of the rows whose transcript is there."""
-    n = total = 0
-    first = None
-    f = arch.st.open_read(INDEX)
-    if f is None:
-        return 0, 0, None
-    try:
-        for r in rows(f):
-            if arch.st.exists(name_of(r.seq)):
-                n += 1
-                total += r.cost
-                if first is None:
-                    first = r.seq
-    finally:
-        f.close()
-    return n, total, first
+    return mend(arch, kit)
 
 
 def rebuild(arch, kit):
-    """A damaged (or lost) index: written anew from the transcripts. Reads every
-    game: slow, and rare."""
-    summarize, row_text, header_text = kit
-    hint = 1
-    f = arch.st.open_read(INDEX)
-    if f is not None:  # the header may be whole though a row is not
-        try:
+    """A row that does not read (History found it while paging): mended from the
+    files like any other disagreement."""
+    return mend(arch, kit)
+
+
+def reread(arch, seq, kit):
+    """A transcript changed since its row was written (History found it on opening
+    the game): its row is made again from the file."""
+    return mend(arch, kit, seq)
+
+
+def _rows_that_read(st):
+    """{seq: (offset, size, moves, damaged, cost)} of the first row of each game whose seal
+    and fields read, and (rows out of order, rows twice, lines that do not read)."""
+    found = {}
+    order = twice = bad = 0
+    last = 0
+    f = st.open_read(INDEX)
+    if f is None:
+        return found, 0, 0, 0
+    try:
+        off = len(f.readline(ROW_MAX + 1))
+        while True:
             raw = f.readline(ROW_MAX + 1)
+            if not raw:
+                break
+            here = off
+            off += len(raw)
             try:
+                if not raw.endswith(b"\n"):
+                    raise Damaged("torn")
                 text = unseal(raw)
-                if text is not None:
-                    hint = parse_header(text)[0]
-            except Damaged:
-                pass
-        finally:
-            f.close()
+                if text is None:
+                    continue
+                r = Row(text)
+            except (Damaged, ValueError, IndexError):
+                bad += 1
+                continue
+            if r.seq in found:
+                twice += 1
+                continue
+            if r.seq < last:
+                order += 1
+            last = max(last, r.seq)
+            found[r.seq] = (here, r.size, r.moves, r.status == "bad", r.cost)
+    finally:
+        f.close()
+    return found, order, twice, bad
+
+
+def mend(arch, kit, force=None):
+    """The index made to agree with the files, from both: each transcript keeps its row
+    when that row reads and names the file as it is (same size; `force` excepted);
+    any other is replayed (re-read; one that does not replay to its end is listed as
+    damaged, never with a made-up result); a row whose file is gone goes (missing);
+    rows in the numbers' order, each once. A power cut's leftovers are finished
+    without a word, as before: a transcript renamed in but not indexed (numbers from
+    `next` on) is indexed, transcripts older than `first` (a drop cut short) go.
+    Returns what to say (what was mended), or None."""
+    summarize, row_text, file_sum, write_rows = kit
+    st = arch.st
+    st.recover(INDEX)
+    had = st.exists(INDEX)
+    h = None
+    if had:
+        try:
+            h = arch.header()[0]
+        except Damaged:
+            h = None
+    torn = had and h is None  # the header does not read
+    found, order, twice, bad = _rows_that_read(st) if had else ({}, 0, 0, 0)
     seqs = []
-    for name in arch.st.listdir():
+    for name in st.listdir():
         s = seq_of(name)
         if s is not None:
             seqs.append(s)
     seqs.sort()
-    nxt = max(hint, (seqs[-1] + 1) if seqs else 1)
-    if arch.st.exists(INDEX):
-        arch.st.remove(INDEX)
-    w = arch.st.atomic(INDEX)
-    n = 0
-    total = 0
-    first = None
-    body = []
+    nxt = max(h[0] if h else 1, (seqs[-1] + 1) if seqs else 1)
+    reread_n = damaged = total = 0
+    texts = {}  # seq -> sealed row bytes made anew
+    keep = []
     for s in seqs:
-        summary = summarize(arch.st, name_of(s))
-        gc.collect()
-        if summary is None:
+        name = name_of(s)
+        old = found.get(s)
+        if h is not None and s < h[1] and old is None:
+            st.remove(name)  # a drop cut short: it was going
             continue
-        c = arch.cost(arch.st.size(name_of(s)))
-        body.append(jr.seal_bytes(row_text(s, "end" if summary[3] else "quit", c, summary)))
-        n += 1
-        total += c
-        if first is None:
-            first = s
-    h = [nxt, first if first is not None else nxt, n, total]
-    w.write(jr.seal_bytes(header_text(h)))
-    for b in body:
-        w.write(b)
-    w.commit()
-    return "Archive index rebuilt (%d game%s)" % (n, "" if n == 1 else "s")
+        size = st.size(name)
+        if old is not None and s != force and (old[1] < 0 or old[1] == size):
+            keep.append(s)
+            total += old[4]
+            if old[1] < 0:  # a version 1 row: its size and CRC added
+                raw = _read_row(st, old[0])
+                sz, crc = file_sum(st, name)
+                texts[s] = jr.seal_bytes(unseal(raw) + " z=%d:%08x" % (sz, crc))
+            continue
+        summary = summarize(st, name, True)
+        gc.collect()
+        fresh = h is not None and s >= h[0] and old is None  # a keep cut short
+        if summary is None:
+            st.remove(name)  # never a game (no action): only a cut keep leaves one
+            continue
+        of = summary[8]
+        if old is not None and not old[3] and (of is not None or summary[2] < old[2]):
+            # shorter than when it was kept, or damaged: as many moves as it had then
+            summary = summary[:3] + (False, [], [], "", summary[7], max(old[2], of or 0))
+            of = summary[8]
+        if of is not None:
+            damaged += 1
+        if not fresh:
+            reread_n += 1
+        sz, crc = file_sum(st, name)
+        texts[s] = jr.seal_bytes(row_text(s, None, arch.cost(sz), summary, sz, crc))
+        keep.append(s)
+        total += arch.cost(sz)
+    missing = 0
+    for s in found:
+        if s not in seqs:
+            missing += 1
+    first = keep[0] if keep else nxt
+
+    def source():
+        f = st.open_read(INDEX) if had else None
+        try:
+            for s in keep:
+                raw = texts.get(s)
+                if raw is None:
+                    f.seek(found[s][0])
+                    raw = f.readline(ROW_MAX + 1)
+                yield raw
+        finally:
+            if f is not None:
+                f.close()
+    h = write_rows(st, [nxt, first, len(keep), total], source)
+    texts = found = None
+    said = None
+    k, freed = arch._plan_drops(h, 0, arch.root.free())
+    if k:
+        drops = arch.oldest(k)
+        was = h[1]
+        h = [h[0], drops[-1].seq + 1, h[2] - k, h[3] - freed]
+        if h[2] == 0:
+            h[1] = h[0]
+        arch._write_index(h, k, [])
+        arch._drop_files(was, h[1])
+        said = "Archive full: %d oldest game%s dropped" % (k, "" if k == 1 else "s")
+    if not had and seqs:
+        words = "Archive index lost: rebuilt (%d game%s" % (len(keep), "" if len(keep) == 1 else "s")
+        return _join(said, words + (", %d damaged)" % damaged if damaged else ")"))
+    words = None
+    if reread_n:
+        words = "%d game%s re-read" % (reread_n, "" if reread_n == 1 else "s")
+        if missing:
+            words += ", %d missing" % missing
+        if damaged:
+            words += ", %d damaged" % damaged
+    elif missing:
+        words = "%d game%s missing" % (missing, "" if missing == 1 else "s")
+    elif order or twice or bad or torn:
+        words = "Archive index mended"
+    return _join(said, words)
+
+
+def _join(a, b):
+    if a and b:
+        return a + " / " + b
+    return a or b
+
+
+def _read_row(st, off):
+    f = st.open_read(INDEX)
+    try:
+        f.seek(off)
+        return f.readline(ROW_MAX + 1)
+    finally:
+        f.close()

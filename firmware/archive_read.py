@@ -5,13 +5,32 @@ History loads that one only on its rare paths (a game to archive, a repair, a re
 and lets it go after (heap on the board).
 
     idx = Index(storage)      the archive folder and its index
-    idx.sound()               True: Archive.check() would find nothing to do
+    idx.sound()               True: the index and the files agree (Archive.check()
+                              would find nothing to do)
     p = Pager(idx); p.count; p.row(i)    row i, newest first (Row)
+    idx.file_sound(row)       False: the row's transcript is not the file it was
+
+The index and the files are checked against each other each time History opens, for
+the price of one directory listing and one C-speed CRC-32 over the index: its header
+holds the CRC-32 of every byte after it (`rows`: each row there, in its order, none
+cut, none duplicated) and a digest of the transcripts the rows name (`files`: the XOR
+of the CRC-32 of "seq size" per row), which the listing must give back, with as many
+transcripts as rows. Only when either disagrees is anything else read (the mend,
+firmware/archive_fix.py). A transcript changed in place at the same size is found
+when its game is opened (`file_sound`: its CRC-32 against the row's).
 """
 
 from firmware import journal as jr
 from firmware.record import sealed_body
-from firmware.storage import Storage
+from firmware.storage import OsFS, Storage
+
+try:
+    from binascii import crc32
+except ImportError:  # a port without it: the CRC-16 (slower, the same everywhere here)
+    from firmware.record import crc16
+
+    def crc32(data, crc=0):
+        return crc16(data, crc or 0xFFFF)
 
 FOLDER = "archive"
 INDEX = "index.txt"
@@ -80,18 +99,65 @@ def unseal(raw):
 
 
 def parse_header(text):
+    """[next, first, games, bytes, rows digest, files digest] (the digests None in a
+    version 1 header, which had none)."""
     w = text.split(" ")
-    if len(w) != 10 or w[0] != "archive" or w[2] != "next" or w[4] != "first" \
-            or w[6] != "games" or w[8] != "bytes":
+    if len(w) not in (10, 14) or w[0] != "archive" or w[2] != "next" or w[4] != "first" \
+            or w[6] != "games" or w[8] != "bytes" or (len(w) == 14 and (w[10] != "rows" or w[12] != "files")):
         raise Damaged("header")
     try:
-        return [int(w[3]), int(w[5]), int(w[7]), int(w[9])]
+        h = [int(w[3]), int(w[5]), int(w[7]), int(w[9]), None, None]
+        if len(w) == 14:
+            h[4] = int(w[11], 16)
+            h[5] = int(w[13], 16)
+        return h
     except ValueError:
         raise Damaged("header")
 
 
+def file_digest(seq, size):
+    """One transcript's part of the header's `files` digest (XORed together)."""
+    return crc32(("%d %d" % (seq, size)).encode())
+
+
+def crc_of(f, crc=0):
+    """CRC-32 of the rest of an open file, 512 bytes at a time (C speed)."""
+    while True:
+        chunk = f.read(512)
+        if not chunk:
+            return crc
+        crc = crc32(chunk, crc)
+
+
+def unquote(s):
+    """A name as a row holds it: %XX for a byte that is no printable ASCII, or one of
+    ' ', '%', ',', '#' (firmware.archive.quote)."""
+    if "%" not in s:
+        return s
+    out = bytearray()
+    b = s.encode()
+    i = 0
+    while i < len(b):
+        if b[i] == 37 and i + 2 < len(b):
+            try:
+                out.append(int(b[i + 1:i + 3], 16))
+                i += 3
+                continue
+            except ValueError:
+                pass
+        out.append(b[i])
+        i += 1
+    try:
+        return out.decode("utf-8")
+    except UnicodeError:
+        return s
+
+
 class Row:
-    """One index line, parsed."""
+    """One index line, parsed. After the eight fixed fields, tokens by their prefix:
+    the game's summary (r=, c=, p=), z=SIZE:CRC (the transcript's bytes and CRC-32,
+    hex), n=NAMES (by ',', each quoted), d=N (a damaged transcript: N moves in it, -1
+    unknown; status "bad", moves the ones replayed)."""
 
     def __init__(self, text):
         w = text.split(" ")
@@ -104,8 +170,28 @@ class Row:
         self.cost = int(w[4])
         self.moves = int(w[5])
         self.winners = [] if w[6] == "-" else [int(x) for x in w[6].split("+")]
-        self.scores = [int(x) for x in w[7].split(",")] if w[7] else []
-        self.extra = w[8] if len(w) > 8 else ""
+        self.scores = [int(x) for x in w[7].split(",")] if w[7] and w[7] != "-" else []
+        self.extra = ""
+        self.size = self.crc = self.of = -1
+        self.named = ""
+        for t in w[8:]:
+            k = t[:2]
+            if k == "z=":
+                v = t[2:].split(":")
+                self.size = int(v[0])
+                if len(v) > 1:
+                    self.crc = int(v[1], 16)
+            elif k == "n=":
+                self.named = t[2:]
+            elif k == "d=":
+                self.of = int(t[2:])
+            elif not self.extra:
+                self.extra = t
+
+    def names(self):
+        """The names the game was played with (P1.. where the transcript had none)."""
+        got = [unquote(n) for n in self.named.split(",")] if self.named else []
+        return [got[p] if p < len(got) and got[p] else "P%d" % (p + 1) for p in range(self.players)]
 
     def rounds(self):
         """Stack the Deck: [[totals after round 1], ...]."""
@@ -124,10 +210,16 @@ class Row:
         return out
 
     def piles(self):
-        """Stack 31: [(suit, owner or 0), ...]."""
+        """Stack 31: [(suit, owner or 0, value or -1 when not kept), ...] in the order
+        the row holds them (H D C S since values are kept; H S D C before)."""
         if not self.extra.startswith("p="):
             return []
-        return [(p[0], int(p[1:])) for p in self.extra[2:].split(".") if p]
+        out = []
+        for p in self.extra[2:].split("."):
+            if p:
+                v = p[1:].split(":")
+                out.append((p[0], int(v[0]), int(v[1]) if len(v) > 1 else -1))
+        return out
 
 
 def rows(f):
@@ -160,11 +252,11 @@ class Index:
         self.st = _Folder(storage.fs, storage.root + "/" + FOLDER)
 
     def header(self):
-        """[next, first, games, bytes] and the offset after the header line; raises
-        Damaged. No index: a fresh one's values."""
+        """[next, first, games, bytes, rows digest, files digest] and the offset after
+        the header line; raises Damaged. No index: a fresh one's values."""
         f = self.st.open_read(INDEX)
         if f is None:
-            return [1, 1, 0, 0], 0
+            return [1, 1, 0, 0, 0, 0], 0
         try:
             raw = f.readline(ROW_MAX + 1)
         finally:
@@ -174,21 +266,71 @@ class Index:
             raise Damaged("header")
         return parse_header(text), len(raw)
 
+    def listing(self):
+        """(transcripts, XOR of their file_digest) from one listing of the folder: on a
+        board os.ilistdir gives each size with its name (no stat per file)."""
+        n = 0
+        x = 0
+        fs = self.root.fs
+        path = self.st.root
+        il = None
+        if isinstance(fs, OsFS):
+            import os
+            il = getattr(os, "ilistdir", None)
+        if il is not None:
+            for e in il(path):
+                s = seq_of(e[0])
+                if s is not None:
+                    n += 1
+                    x ^= file_digest(s, e[3] if len(e) > 3 else self.st.size(e[0]))
+        else:
+            for name in self.st.listdir():
+                s = seq_of(name)
+                if s is not None:
+                    n += 1
+                    x ^= file_digest(s, self.st.size(name))
+        return n, x
+
     def sound(self):
-        """True when Archive.check() has nothing to do (no write cut short, the header
-        whole, no transcript left out of the index or left behind by it): a few stats,
-        so that History loads no repair code when all is well. OSError as check()."""
+        """True when the index and the files agree (module docstring): no write cut
+        short, the header whole and of this version, its rows as it says, and the
+        listing the transcripts its rows name. OSError as check()."""
         if not self.root.exists(FOLDER):
             return True
         st = self.st
         if st.exists(INDEX + ".new") or st.exists(INDEX + ".old"):
             return False
         try:
-            h = self.header()[0]
+            h, start = self.header()
         except Damaged:
             return False
-        return not (st.exists(name_of(h[0])) or (h[1] > 1 and st.exists(name_of(h[1] - 1)))
-                    or (h[2] > 0 and not st.exists(name_of(h[1]))))
+        n, x = self.listing()
+        if not start:  # no index
+            return n == 0
+        if h[4] is None or n != h[2] or x != h[5]:
+            return False
+        f = st.open_read(INDEX)
+        try:
+            f.seek(start)
+            return crc_of(f) == h[4]
+        finally:
+            f.close()
+
+    def file_sound(self, row):
+        """False when the row's transcript is not the file it was kept from (its size or
+        CRC-32 differ; rows of a version 1 index, which kept neither, pass)."""
+        name = name_of(row.seq)
+        if row.size >= 0 and self.st.size(name) != row.size:
+            return False
+        if row.crc < 0:
+            return True
+        f = self.st.open_read(name)
+        if f is None:
+            return False
+        try:
+            return crc_of(f) == row.crc
+        finally:
+            f.close()
 
 
 class Pager:

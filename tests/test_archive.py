@@ -101,8 +101,9 @@ def test_an_abandoned_game_is_kept_as_left_and_numbers_go_on(tmp_path):
     assert (newest.seq, newest.status) == (2, "end")
     g = transcript_game("stack31_long_3p.txt")
     assert newest.winners == g.state()["winners"] and newest.scores == g.state()["piles_won"]
-    owners = {s: (p["owner"] or 0) for s, p in g.state()["piles"].items()}
-    assert dict(newest.piles()) == owners
+    piles = g.state()["piles"]
+    # the game's own order, each pile's owner and value
+    assert newest.piles() == [(s, piles[s]["owner"] or 0, piles[s]["value"]) for s in "HDCS"]
     assert sorted(os.listdir(tmp_path / "archive")) == ["00001.txt", "00002.txt", "index.txt"]
 
 
@@ -149,7 +150,7 @@ def test_budget_drops_the_oldest_and_says_how_many(tmp_path):
     assert [r.seq for r in rows(arch)] == [4, 3, 2]
     assert sorted(os.listdir(tmp_path / "archive")) == ["00002.txt", "00003.txt", "00004.txt", "index.txt"]
     h, _ = arch.header()
-    assert h == [5, 2, 3, 3 * 4096]
+    assert h[:4] == [5, 2, 3, 3 * 4096]
     arch.budget = 1 * 4096
     play(st, "stack31_long_3p.txt", n=5)
     assert arch.keep() == "Archive full: 3 oldest games dropped"
@@ -334,8 +335,8 @@ def test_a_damaged_index_is_rebuilt_from_the_transcripts(tmp_path, damage):
     except ar.Damaged:
         said = arch.rebuild()
         got = rows(arch)
-    if damage != "gone":
-        assert said == "Archive index rebuilt (3 games)"
+    assert said == {"row": "1 game re-read", "header": "Archive index mended",
+                    "torn": "1 game re-read", "gone": "Archive index lost: rebuilt (3 games)"}[damage]
     assert [vars(r) for r in got] == want
     assert arch.header()[0][0] == 4  # the next number goes on
 
@@ -364,7 +365,7 @@ def test_the_index_lines_are_sealed(tmp_path):
     ar.Archive(st).keep()
     lines = index_lines(str(tmp_path))
     assert all(line for line in lines)  # every line's CRC checks
-    assert lines[0].startswith("archive 1 next 2 first 1 games 1 ")
+    assert lines[0].startswith("archive 2 next 2 first 1 games 1 ")
 
 
 def test_tools_pull_and_the_report_read_an_archive_made_by_the_firmware(tmp_path):

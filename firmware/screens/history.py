@@ -1,10 +1,18 @@
 """History: the past games (firmware/archive.py), newest first; OK opens one.
 
-Each row: number, game, players and the result ("12 Deck 2p P1 won", "9 S31 3p left
-2-1-0" for a game left unfinished). The index is read a row at a time (archive.Pager):
-only the rows on the screen are kept, whatever the number of games. Archived games are
-read-only. A game in play that is over is moved to the archive when History opens (the
-table has left its end screen).
+Each game on two lines: number, game, players and the result in a word ("12 Deck 3p
+won"), then who (the names the game was played with, sized for 10 characters: "ANN",
+"ANN+BOB" on a tie), the scores of a game left unfinished ("12 8 -4") or the damage
+("damaged: 4 of 48"). The index is read a row at a time (archive.Pager): only the rows
+on the screen are kept, whatever the number of games. Archived games are read-only. A
+game in play that is over is moved to the archive when History opens (the table has
+left its end screen).
+
+Opening History checks the index against the files (archive_read.Index.sound: one
+listing and one CRC-32 over the index); where they disagree the index is mended from
+the files (firmware.archive_fix.mend) and the screen says what was mended. Opening a
+game checks its transcript against its row (a CRC-32 of that one file); a transcript
+changed since is re-read first, and said.
 
 Heap on the board: History reads with firmware.archive_read alone. firmware.archive
 (keeping, repairs, the replay of a transcript through its game's rules) is loaded only
@@ -20,13 +28,14 @@ from firmware import archive_read as ar
 from firmware import buttons as b
 from firmware import ui
 from firmware.screen import Screen, is_step
-from firmware.screens.history_words import label
+from firmware.screens.history_words import head, who
 
 # What the list needs (the rest goes when History opens: _trim)
 HERE = ("firmware.archive_read", "firmware.screens.history", "firmware.screens.history_words")
 GAME = "firmware.screens.history_game"
 
-ROWS = ui.ROWS - 1  # 7 under the title
+ROWS = 3  # games on the screen, two lines each, under the title
+PITCH = 18  # pixels from one game to the next (two text lines and a gap)
 class HistoryScreen(Screen):
     def __init__(self, app):
         Screen.__init__(self, app)
@@ -68,12 +77,12 @@ class HistoryScreen(Screen):
             self.pager = None
         self.said = said
 
-    def _rare(self, what):
-        """firmware.archive.for_history(app, what), the module let go after (with what
-        it loaded: the replay's rules) on a board."""
+    def _rare(self, what, seq=0):
+        """firmware.archive.for_history(app, what, seq), the module let go after (with
+        what it loaded: the replay's rules) on a board."""
         from firmware import archive
         try:
-            return archive.for_history(self.app, what)
+            return archive.for_history(self.app, what, seq)
         finally:
             archive = None
             _trim(self.app)
@@ -97,15 +106,34 @@ class HistoryScreen(Screen):
                     self.shown[i] = self.pager.row(i)
         except (ar.Damaged, ValueError):
             self.said = ar.join(self.said, self._rare("rebuild"))
-            self.pager = ar.Pager(self.arch)
-            self.shown = {}
             self.index = self.top = 0
-            for i in range(min(self.count(), ROWS)):
-                self.shown[i] = self.pager.row(i)
+            self._reopen()
         except OSError as e:
             self.said = ar.join(self.said, "Archive: " + ar.why(e))
             self.pager = None
             self.shown = {}
+
+    def _reopen(self):
+        """The index was mended: read again (the cursor kept where it can be)."""
+        try:
+            self.pager = ar.Pager(self.arch)
+            self.shown = {}
+            n = self.count()
+            if self.index >= n:
+                self.index = max(0, n - 1)
+            self.top = min(self.top, self.index)
+            for i in range(self.top, min(n, self.top + ROWS)):
+                self.shown[i] = self.pager.row(i)
+        except (ar.Damaged, ValueError, OSError) as e:
+            self.said = ar.join(self.said, "Archive: " + ar.why(e))
+            self.pager = None
+            self.shown = {}
+
+    def _file_sound(self, r):
+        try:
+            return self.arch.file_sound(r)
+        except OSError:
+            return True  # opened from its row as it is; the flash said nothing new
 
     def on_button(self, kind, button):
         n = self.count()
@@ -118,6 +146,13 @@ class HistoryScreen(Screen):
             self.app.redraw()
         elif button == b.OK and kind == b.SHORT and n:
             r = self.shown.get(self.index)
+            if r is not None and not self._file_sound(r):
+                self.said = ar.join(self.said, self._rare("reread", r.seq))
+                self._reopen()
+                r = self.shown.get(self.index)
+                if self.said:
+                    self.app.toast(self.said, 4000)
+                    self.said = None
             if r is not None:
                 from firmware.screens.history_game import game_screen
                 self.app.push(game_screen(self.app, r))
@@ -137,14 +172,15 @@ class HistoryScreen(Screen):
             r = self.shown.get(i)
             if r is None:
                 break
-            y = ui.LINE + k * ui.LINE
+            y = 9 + k * PITCH
             if i == self.index:
                 ui.marker(fb, 0, y)
-            ui.text(fb, label(r)[:ui.COLS - 1], ui.CHAR, y)
+            ui.text(fb, head(r), ui.CHAR, y)
+            ui.text(fb, who(r, ui.COLS - 2), ui.CHAR, y + ui.LINE)
         if n > ROWS:
-            span = ROWS * ui.LINE
+            span = ROWS * PITCH
             h = max(3, span * ROWS // n)
-            pos = ui.LINE + (span - h) * self.top // max(1, n - ROWS)
+            pos = 9 + (span - h) * self.top // max(1, n - ROWS)
             fb.vline(ui.W - 1, pos, h, 1)
 
 

@@ -1,17 +1,23 @@
-"""One archived game's summary (read-only; BACK returns to the list), from its index
-row alone (the transcript is not read):
+"""One archived game's summary (read-only; BACK returns to the list; UP and DOWN turn
+its pages where it has two), from its index row alone (the transcript is not read),
+the players named as they were when it was played:
 
-- Stack the Deck: a chart of the running totals by round, one line per player, told
-  apart in one colour: P1 a thick solid line, P2 thick dashes, P3 solid with hollow squares,
-  P4 dashed with filled squares, P5.. the same again with crosses; each line ends in
-  its player's number, the lowest and highest totals on the left axis.
-- Stress: per player the calls won, tied and false (voided) and the median margin.
-- Stack 31: the four piles with their owners, then the piles each player took.
+- Stack the Deck: page 1 every player's total (numbered as on the chart) under the
+  result; page 2 a chart of the running totals by round, one line per player, told
+  apart in one colour: P1 a thick solid line, P2 thick dashes, P3 solid with hollow
+  squares, P4 dashed with filled squares, P5.. the same again with crosses; each line
+  ends in its player's number, the lowest and highest totals on the left axis.
+- Stress: per player the calls won, tied and false (voided) and the median margin, in
+  columns that never touch; two players a page.
+- Stack 31: the four piles in the game's order (H D C S) with their values and their
+  owners, a conquered pile (31) inverted; then the result.
+- A damaged transcript (it does not replay to its end): how far it replays, no result.
 """
 
+from firmware import buttons as b
 from firmware import ui
-from firmware.screen import Screen
-from firmware.screens.history_words import SHORT, result
+from firmware.screen import Screen, is_step
+from firmware.screens.history_words import LONG, damage, result
 
 # (thickness, on pixels, period, marker) per style; marker: 0 none, 1 hollow square,
 # 2 filled square, 3 cross
@@ -31,7 +37,10 @@ def ms(us):
 
 
 def title(row):
-    return "#%d %s %s" % (row.seq, SHORT.get(row.game, row.game), result(row))
+    """'#12 Stack 31 3p' (18 columns at most: the page number fits beside it)."""
+    if row.game == "?":
+        return "#%d game unknown" % row.seq
+    return "#%d %s %dp" % (row.seq, LONG.get(row.game, row.game[:8]), row.players)
 
 
 class _Pen:
@@ -135,66 +144,125 @@ def draw_chart(fb, rounds, players):
 
 
 class HistoryGameScreen(Screen):
-    """Read-only: every button but BACK does nothing."""
+    """Read-only: BACK goes back, UP and DOWN turn the pages, nothing else acts."""
+    PAGES = 1
 
     def __init__(self, app, row):
         Screen.__init__(self, app)
         self.row = row
+        self.page = 0
+
+    def pages(self):
+        return 1 if self.row.status == "bad" else self.PAGES
+
+    def on_button(self, kind, button):
+        n = self.pages()
+        if button in (b.UP, b.DOWN) and is_step(kind) and n > 1:
+            self.page = (self.page + (1 if button == b.DOWN else -1)) % n
+            self.app.redraw()
+        else:
+            Screen.on_button(self, kind, button)
 
     def draw(self, fb):
-        ui.bar(fb, title(self.row)[:ui.COLS])
+        r = self.row
+        n = self.pages()
+        ui.bar(fb, title(r), right_text=("%d/%d" % (self.page + 1, n)) if n > 1 else "")
+        if r.status == "bad":
+            ui.text(fb, "Transcript damaged:", 0, 11)
+            ui.text(fb, damage(r) + (" moves" if r.of > r.moves else ""), 0, 20)
+            ui.text(fb, "replayed; no result", 0, 29)
+            ui.text(fb, "is made up.", 0, 38)
+            names = r.names()
+            if names:
+                s = ", ".join(names)
+                ui.text(fb, s if len(s) <= ui.COLS else "%d players" % len(names), 0, 51)
+            return
+        if self.page == 0 or self.PAGES == 1 or self.ALL_PAGES:
+            ui.text(fb, result(r), 0, 10)
+        self.body(fb, r)
+
+    ALL_PAGES = True  # the result line on every page
+
+    def body(self, fb, r):
+        pass
 
 
 class DeckSummary(HistoryGameScreen):
-    def draw(self, fb):
-        r = self.row
-        ui.bar(fb, title(r)[:ui.COLS])
+    PAGES = 2
+    ALL_PAGES = False  # the chart takes page 2
+
+    def body(self, fb, r):
         rounds = r.rounds()
+        if self.page == 0:  # the totals, numbered as the chart's lines
+            names = r.names()
+            for p in range(r.players):
+                y = 20 + p * 9
+                ui.text(fb, "%d %s" % (p + 1, names[p]), 0, y)
+                if p < len(r.scores):
+                    ui.right(fb, str(r.scores[p]), y, 1, 1)
+            if not rounds:
+                ui.text(fb, "no round ended", 0, 56)
+            return
         if not rounds:
             ui.center(fb, "No round ended", 28)
             return
         draw_chart(fb, rounds, r.players)
 
 
-# Stress columns: right edges of won, tie, false, median
-_COLS = ((48, "won"), (72, "tie"), (102, "false"), (127, "med"))
+# Stress columns: right edges (the blank column after the last glyph) of won, tie,
+# false, median: 3 columns of digits each and 5 of a median ("304ms") with at least
+# 3 pixels between neighbours.
+_COLS = ((30, "won"), (60, "tie"), (92, "false"), (125, "med"))
+PER_PAGE = 2  # players a page: a name line and a line of numbers each
 
 
 class StressSummary(HistoryGameScreen):
-    def draw(self, fb):
-        r = self.row
-        ui.bar(fb, title(r)[:ui.COLS])
-        for edge, word in _COLS:
-            ui.text(fb, word, edge - ui.width(word) + 1, 10)
-        fb.hline(0, 19, ui.W, 1)
+    def pages(self):
+        if self.row.status == "bad":
+            return 1
+        return max(1, (len(self.row.calls()) + PER_PAGE - 1) // PER_PAGE)
+
+    def body(self, fb, r):
+        for edge, w in _COLS:
+            ui.text(fb, w, edge - ui.width(w) + 1, 19)
         calls = r.calls()
-        for p in range(len(calls)):
-            y = 22 + p * 10
+        names = r.names()
+        for k in range(PER_PAGE):
+            p = self.page * PER_PAGE + k
+            if p >= len(calls):
+                break
+            y = 28 + k * 18
             won, tied, false, med = calls[p]
-            ui.text(fb, "P%d" % (p + 1), 0, y)
+            ui.text(fb, names[p] if p < len(names) else "P%d" % (p + 1), 0, y)
             for (edge, _), s in zip(_COLS, (str(won), str(tied), str(false), ms(med))):
-                ui.text(fb, s, edge - ui.width(s) + 1, y)
+                ui.text(fb, s, edge - ui.width(s) + 1, y + 8)
+
+
+SUITS = "HDCS"  # the game's order (core.cards.SUITS)
+PIPS = ("\x01", "\x02", "\x03", "\x04")  # their pips in the font (bytes 1..4)
 
 
 class Stack31Summary(HistoryGameScreen):
-    def draw(self, fb):
-        r = self.row
-        ui.bar(fb, title(r)[:ui.COLS])
-        piles = r.piles()
-        for i in range(len(piles)):
-            suit, owner = piles[i]
-            x = i * 32
+    def body(self, fb, r):
+        piles = {}
+        for suit, owner, value in r.piles():
+            piles[suit] = (owner, value)
+        names = r.names()
+        for i in range(4):
+            suit = SUITS[i]
+            owner, value = piles.get(suit, (0, -1))
+            y = 20 + i * 10
+            ink = 1
+            if value == 31:  # conquered: inverted, as on the game's board
+                fb.fill_rect(0, y - 1, ui.W, 9, 1)
+                ink = 0
+            ui.text(fb, PIPS[i], 2, y, ink)
+            v = str(value) if value >= 0 else "?"
+            ui.text(fb, v, 26 - ui.width(v) + 1, y, ink)
             if owner:
-                fb.fill_rect(x + 1, 9, 30, 20, 1)
+                ui.text(fb, names[owner - 1] if owner <= len(names) else "P%d" % owner, 32, y, ink)
             else:
-                fb.rect(x + 1, 9, 30, 20, 1)
-            ink = 0 if owner else 1
-            ui.center_in(fb, suit, x, 32, 11, ink)
-            ui.center_in(fb, ("P%d" % owner) if owner else "-", x, 32, 20, ink)
-        for p in range(r.players):
-            n = r.scores[p] if p < len(r.scores) else 0
-            s = "P%d %d pile%s" % (p + 1, n, "" if n == 1 else "s")
-            ui.text(fb, s, (p % 2) * 66, 31 + (p // 2) * 8)
+                ui.text(fb, "-", 32, y, ink)
 
 
 def game_screen(app, row):

@@ -1,21 +1,64 @@
-"""How an archived game is named on the History screens: the game's short name and
-its result. Shared by the list (history.py) and a game's summary (history_game.py),
-which so need not import each other."""
+"""How an archived game is named on the History screens: the game's short name, the
+players' names (those it was played with: the row's n=, P1.. without) and its result.
+Shared by the list (history.py) and a game's summary (history_game.py), which so need
+not import each other. Every line is sized for names of 10 characters: what does not
+fit in its columns is said in fewer words ("tie of 3"), never cut."""
 
 
 SHORT = {"stack31": "S31", "stackdeck": "Deck", "stress": "Stress"}
+LONG = {"stack31": "Stack 31", "stackdeck": "Deck", "stress": "Stress"}
 
 
-def result(row):
-    """'P1 won', 'tie P1+P3', 'no winner' or, for a game left, 'left 12-8'."""
+def word(row):
+    """The result in one word: 'won', 'tie', 'left' (a game left unfinished) or
+    'damaged' (a transcript that does not replay to its end)."""
+    if row.status == "bad":
+        return "damaged"
     if row.status != "end":
-        return "left " + "-".join([str(s) for s in row.scores])
+        return "left"
+    return "won" if len(row.winners) == 1 else "tie" if row.winners else "over"
+
+
+def head(row):
+    """The list's first line: '12 Deck 3p won' (20 columns at most)."""
+    if row.game == "?":
+        return "%d game unknown" % row.seq
+    w = word(row)
+    return "%d %s %dp%s" % (row.seq, SHORT.get(row.game, row.game[:6]), row.players,
+                            "" if w == "damaged" else " " + w)
+
+
+def damage(row):
+    """'damaged: 4 of 48' (moves replayed of the moves it holds)."""
+    if row.of > row.moves:
+        return "damaged: %d of %d" % (row.moves, row.of)
+    return "damaged at move %d" % row.moves
+
+
+def who(row, cols):
+    """The list's second line (cols columns): the winner, those tied, the scores of a
+    game left, or the damage."""
+    if row.status == "bad":
+        return damage(row)
+    names = row.names()
+    if row.status != "end":
+        s = " ".join([str(v) for v in row.scores])
+        return s if len(s) <= cols else "after %d moves" % row.moves
     if not row.winners:
         return "no winner"
+    s = "+".join([names[w - 1] for w in row.winners if 0 < w <= len(names)])
+    return s if len(s) <= cols else "%d players tied" % len(row.winners)
+
+
+def result(row, cols=21):
+    """A summary's result line: 'ANN won', 'tie ANN+BOB', 'left after 88 moves'."""
+    if row.status == "bad":
+        return damage(row)
+    if row.status != "end":
+        return "left after %d moves" % row.moves
     if len(row.winners) == 1:
-        return "P%d won" % row.winners[0]
-    return "tie " + "+".join(["P%d" % w for w in row.winners])
-
-
-def label(row):
-    return "%d %s %dp %s" % (row.seq, SHORT.get(row.game, row.game), row.players, result(row))
+        return who(row, cols - 4) + " won"
+    if not row.winners:
+        return "no winner"
+    s = who(row, cols - 4)
+    return s if s.endswith("tied") else "tie " + s
