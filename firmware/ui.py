@@ -11,7 +11,8 @@ string is drawn from its bytes (s.encode(), one small temporary): on MicroPython
 iterating or indexing a str makes each character a name (qstr) that is never freed,
 so drawing the characters of a screen would add up to 79 names to every session.
 A character beyond ASCII is its lead byte (the placeholder glyph); the bytes that
-continue it are skipped.
+continue it are skipped. The bytes 1..4 are the suit pips (heart, diamond, club,
+spade): "7\x01" is a seven of hearts in small text.
 """
 
 import framebuf
@@ -53,8 +54,9 @@ def text(fb, s, x, y, c=1):
             continue  # the rest of a character beyond ASCII
         if x > -CHAR:
             i -= 32
-            if i < 0 or i >= _N - 1:
-                i = _N - 1
+            if i < 0 or i >= _N - 5:
+                # bytes 1..4: the suit pips, the font's last four glyphs; else DEL's box
+                i = i + _N + 27 if -32 < i < -27 else _N - 5
             cell.blit(strip, -CHAR * i, 0)
             if c:
                 fb.blit(cell, x, y, 0)
@@ -176,8 +178,8 @@ def big(fb, s, x, y, scale=2, c=1):
         if 0x80 <= i < 0xC0:
             continue
         i -= 32
-        if i < 0 or i >= _N - 1:
-            i = _N - 1
+        if i < 0 or i >= _N - 5:
+            i = i + _N + 27 if -32 < i < -27 else _N - 5  # as in text()
         base = CHAR * i
         for gx in range(CHAR - 1):
             column = data[base + gx]
