@@ -20,6 +20,8 @@ def read(s):
         if text is None:
             return True  # no file: the defaults
         obj = json.loads(text)
+        if type(obj) is not dict:
+            return False  # [] or "" or 7: damage, which the store says and keeps aside
         d = s.data
         for k in obj:
             v = obj[k]
