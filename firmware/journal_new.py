@@ -13,6 +13,8 @@ from firmware.record import head_end_bytes, is_header, seal_bytes
 
 def _clean(line):
     text = line.strip()
+    if text.startswith("#@names ") and "\n" not in text and "\r" not in text:
+        return text  # the players' names: a comment, part of the header (core.names)
     if not text or "#" in text or "\n" in text or "\r" in text:
         raise ValueError("not a journal record: %r" % (line,))
     return text

@@ -145,6 +145,11 @@ def read_header(j, strict=True):
                 else:
                     junk = True
                 break
+            if kind == COMMENT and texts and body[:8] == b"#@names " and \
+                    raw.endswith(b"\n"):
+                texts.append(body.decode("utf-8"))  # the names: part of the header
+                off += len(raw)
+                continue
             if kind != ACTION:
                 if kind == BAD or kind == BAD_SKIP:
                     damaged = True  # torn, or damaged: maybe a header line

@@ -24,6 +24,7 @@ COMMENT = 5  # another sealed comment (not written by this version)
 BAD = 6  # damaged
 BAD_SKIP = 7  # damaged, but it was a void or part of a checkpoint: costs nothing
 HEAD_END = 8  # "#} n crc": the header's end (n header lines, CRC of their texts)
+GROUP = 9  # "#( n crc": the n action records after it are one held group (a call)
 
 
 class JournalError(Exception):
@@ -106,9 +107,9 @@ def block_crc(texts):
 
 
 def is_header(text):
-    """A `game` or `option` line."""
+    """A `game` or `option` line, or the players' names (`#@names [...]`, core.names)."""
     word = text.split(" ", 1)[0].lower()
-    return word == "game" or word == "option"
+    return word == "game" or word == "option" or word == "#@names"
 
 
 def head_end_bytes(texts):

@@ -48,6 +48,7 @@ _hold = None  # (bytearray, array of starts): allocated once, shared by sessions
 # The rare paths' modules, let go after use on a board (unless already loaded)
 _RESUME = ("firmware.session_resume", "firmware.journal_read", "core.transcript")
 _REWRITE = ("firmware.session_rewrite", "firmware.journal_new", "core.transcript")
+_NAMES = ("core.names",)
 
 
 def _hold_buffers():
@@ -80,6 +81,8 @@ def game_from_header(texts):
     from core import notation
     game = None
     for text in texts:
+        if text[:1] == "#":
+            continue  # the players' names (#@names): no rule reads them
         tokens = notation.tokenize(text)
         if game is None:
             name, players = notation.parse_header(tokens)
@@ -118,13 +121,22 @@ class Session:
         self.details = None
 
     @classmethod
-    def new(cls, journal, name, players, options=None):
+    def new(cls, journal, name, players, options=None, names=None):
+        """names: the players' names, written in the header as core.names.line(names)
+        (a comment: the rules never read it; History and the report do)."""
         game = make_game(name, players, options)
+        header = game.header_lines()
+        if names:
+            had = _loaded(_NAMES)
+            from core.names import line
+            header.append(line(names))
+            line = None
+            _let_go(_NAMES, had)
         try:
-            journal.start(game.header_lines())
+            journal.start(header)
         except OSError as e:
             raise IllegalAction(jr.reason(e))
-        return cls(game, journal)
+        return cls(game, journal, header)
 
     @property
     def name(self):
