@@ -21,6 +21,25 @@ def unfinished(game):
     return not game.over
 
 
+# Players a new game of these starts with, whatever the last game had: the table's
+# size (settings "players", kept by the other games) is not Stress's, played in twos.
+GAME_PLAYERS = {"stress": 2}
+
+
+def resume_label(title):
+    """The saved game's row, its name whole in the 20 columns a menu row has: 'Resume
+    Stack 31', 'Resume Stress', and 'Go on Stack the Deck' ('Resume Stack the Deck' is
+    one column too long)."""
+    label = "Resume " + title
+    return label if len(label) <= ui.Menu.LABEL_COLS else "Go on " + title
+
+
+def new_game_question(title):
+    """Asked before a new game starts over a saved one: the saved game is archived
+    (firmware.archive.before_new), never lost; the new game starts only when it is."""
+    return "Start a new game? The saved %s game goes to History." % title
+
+
 def rows(home):
     """Build the home screen's rows. The cursor stays on its item when the rows change,
     and a game and its Resume row count as one item: back from a game the cursor is on
@@ -31,7 +50,7 @@ def rows(home):
     keys = []
     session = app.session
     if session is not None and unfinished(session.game):
-        entries.append(("Resume " + GAMES[session.name][2], lambda: _resume(home)))
+        entries.append((resume_label(GAMES[session.name][2]), lambda: _resume(home)))
         keys.append("resume " + session.name)
     for name in ORDER:
         entries.append((GAMES[name][2], _opener(app, name)))
@@ -80,7 +99,7 @@ def _opener(app, name):
         if session is not None and unfinished(session.game):
             from firmware.screens.confirm import ConfirmScreen
             app.push(ConfirmScreen(
-                app, "Start a new game? The saved %s game is lost." % GAMES[session.name][2],
+                app, new_game_question(GAMES[session.name][2]),
                 lambda: app.push(NewGameScreen(app, name))))
         else:
             app.push(NewGameScreen(app, name))
@@ -123,7 +142,8 @@ class NewGameScreen(Screen):
         # (after the game in play is archived and its rules let go: _before_new)
         self.lo = GAMES[name][3]
         self.hi = GAMES[name][4]
-        self.players = min(max(app.settings.get("players"), self.lo), self.hi)
+        self.players = min(max(GAME_PLAYERS.get(name) or app.settings.get("players"),
+                               self.lo), self.hi)
 
     def on_button(self, kind, button):
         if button in (b.LEFT, b.RIGHT, b.UP, b.DOWN) and is_step(kind):
@@ -147,13 +167,15 @@ class NewGameScreen(Screen):
             return
         try:
             session = Session.new(self.app.journal, self.name, self.players,
-                                  self.app.settings.rules(self.name))
+                                  self.app.settings.rules(self.name),
+                                  [self.app.settings.name(p) for p in range(1, self.players + 1)])
         except (IllegalAction, OSError) as e:
             self.app.toast(str(e))
             return
         self.app.session = session
-        self.app.settings.set("players", self.players)
-        self.app.settings.save()
+        if self.name not in GAME_PLAYERS:  # the table's size, for its next game
+            self.app.settings.set("players", self.players)
+            self.app.settings.save()
         screen = game_screen(self.app, session)
         _under_game(self.app)
         self.app.replace(screen)
