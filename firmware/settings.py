@@ -25,8 +25,9 @@ Keys and ranges (the ints' in Settings.INTS, the keys in firmware.settings_store
     names       8 names           default P1..P8; printable ASCII without '#',
                                   at most NAME_MAX characters, blank -> default
     brightness  int 0..255        default 128 (the panel's contrast)
-    dim_s       int 0..600        seconds of inactivity before the screen dims (0 never)
-    sleep_s     int 0..3600       seconds before it sleeps (0 never)
+    dim_s       int 0..600        default 180: seconds of inactivity before the screen
+                                  dims (0 never)
+    sleep_s     int 0..3600       default 600: seconds before it goes off (0 never)
     archive_kb  int 32..1024      default 256: flash for past games (firmware.archive)
     buzzer      bool              default True
     rules       {game: {key: int or word}} house rules per game, GAMES only; passed
@@ -90,8 +91,10 @@ class Settings:
     INTS = {
         "players": (2, 1, 8),
         "brightness": (128, 0, 255),
-        "dim_s": (30, 0, 600),
-        "sleep_s": (120, 0, 3600),
+        # screen care: dim after 3 minutes, off after 10 (a player thinking at the
+        # table must not find the screen dark; a file's own values stay as they are)
+        "dim_s": (180, 0, 600),
+        "sleep_s": (600, 0, 3600),
         "archive_kb": (256, 32, 1024),  # the archive of past games (firmware/archive.py)
     }
     defaults = staticmethod(defaults)

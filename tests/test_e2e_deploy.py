@@ -116,7 +116,7 @@ def test_deploy_flashes_the_firmware_and_the_home_screen_appears(board, build_di
             assert not [f for f in filenames if f.endswith(".py")], dirpath
     for rel in ("tests", "host_sim", "tools", "seeds", "machine.py", "vdevice.py"):
         assert not os.path.exists(os.path.join(flash, rel)), rel
-    info, pixels = wait_screen(board, "Card companion", "Stack 31")
+    info, pixels = wait_screen(board, "Tabletop companion", "Stack 31")
     assert info["on"] == 1 and info["played"] == 0
     print("first deploy: %d files in %.1f s" % (n, took))
 

@@ -99,7 +99,7 @@ def test_garbage_settings_fall_back_to_defaults(tmp_path):
     (tmp_path / "flash").mkdir()
     (tmp_path / "flash" / "settings.json").write_bytes(b"\x00\xffnot json")
     dev = new_device(tmp_path)
-    assert dev.shows("Card companion")
+    assert dev.shows("Tabletop companion")
     assert dev.app.settings.get("players") == 2
 
 
@@ -141,7 +141,7 @@ def test_about_and_back(tmp_path):
     dev.press("OK")
     assert dev.shows("Raspberry Pi") and dev.shows("Pico") and dev.shows("saved: none")
     dev.press("BACK")
-    assert dev.shows("Card companion")
+    assert dev.shows("Tabletop companion")
 
 
 def test_home_offers_to_resume_and_asks_before_replacing_a_game(tmp_path):
@@ -190,7 +190,7 @@ def test_the_home_cursor_stays_on_its_item_when_resume_comes_and_goes(tmp_path):
     dev.press("OK")  # a 2-player match
     assert dev.game.NAME == "stackdeck"
     dev.long("BACK")
-    assert selected(dev) == "Resume Stack the Deck" and dev.shows("Stack 31")
+    assert selected(dev) == "Go on Stack the Deck" and dev.shows("Stack 31")
     dev.press("OK")  # resumes: no "start a new game?"
     assert type(dev.app.screen).__name__ == "StackDeckScreen" and not dev.shows("Start a new")
     dev.long("BACK")

@@ -110,7 +110,7 @@ def test_a_change_on_a_broken_flash_is_a_message_not_the_error_screen(tmp_path, 
     assert row(dev).split() == ["Hand", "limit", "7"] and dev.app.toast_text() == words
     assert not is_error_screen(dev)
     dev.long("BACK")
-    assert dev.shows("Card companion") and not is_error_screen(dev)
+    assert dev.shows("Tabletop companion") and not is_error_screen(dev)
     assert not (tmp_path / "flash" / "settings.json").exists()
 
 
@@ -144,7 +144,7 @@ def test_house_rules_in_words_and_units(tmp_path):
     choose(dev, "Settings")
     labels = [e[0] for e in dev.app.screen.entries]
     assert [" ".join(x.split()) for x in labels] == [
-        "Players 2", "Names...", "Brightness 50%", "Dim after 30 s", "Sleep after 2 min",
+        "Players 2", "Names...", "Brightness 50%", "Dim after 3 min", "Sleep after 10 min",
         "Buzzer on", "House rules...", "Archive 256 KB"]
     choose(dev, "House rules")
     assert [e[0] for e in dev.app.screen.entries] == ["Stack 31", "Stack the Deck", "Stress"]
@@ -217,3 +217,40 @@ def test_the_settings_pages_load_no_other_games_rules(tmp_path):
     lines = out.stdout.splitlines()
     assert lines[-2] == "['Rounds', '11'] {'rounds': 11}"
     assert lines[-1] == "['core.stackdeck']"
+
+
+def test_screen_care_is_3_and_10_minutes_and_steps_on_the_settings_screen(tmp_path):
+    """Issue 18: dim after 3 minutes, off after 10, both changed with LEFT/RIGHT along
+    the screen's steps (0 = never) within the settings' ranges."""
+    dev = new_device(tmp_path)
+    choose(dev, "Settings")
+    while not row(dev).startswith("Dim after"):
+        dev.press("DOWN")
+    assert row(dev).split() == ["Dim", "after", "3", "min"] and dev.shows("3 min")
+    dev.press("RIGHT")
+    assert dev.app.settings.get("dim_s") == 300 and row(dev).split()[-2:] == ["5", "min"]
+    dev.presses("RIGHT", "RIGHT", "RIGHT")  # 600 s is the most dim_s takes
+    assert dev.app.settings.get("dim_s") == 600
+    dev.presses("LEFT", "LEFT", "LEFT")
+    assert dev.app.settings.get("dim_s") == 120
+    dev.press("DOWN")
+    assert row(dev).split() == ["Sleep", "after", "10", "min"]
+    dev.presses("RIGHT", "RIGHT")
+    assert dev.app.settings.get("sleep_s") == 3600 and row(dev).split()[-2:] == ["1", "h"]
+
+
+def test_no_settings_value_touches_the_scroll_mark(tmp_path):
+    """Issue 23: the values end one text column before the scroll mark at the panel's
+    right edge ("50%" and "on" touched it): the column beside the mark is dark on every
+    row, in every scroll position."""
+    dev = new_device(tmp_path)
+    choose(dev, "Settings")
+    screen = dev.app.screen
+    assert len(screen.entries) > 7  # the list scrolls: the mark is drawn
+    for _ in range(len(screen.entries)):
+        px = dev.pixels()
+        assert any(px[y][127] for y in range(8, 64))  # the scroll mark
+        for y in range(8, 64):
+            for x in range(120, 127):
+                assert not px[y][x], "%r at x=%d, y=%d beside the scroll mark" % (row(dev), x, y)
+        dev.press("DOWN")

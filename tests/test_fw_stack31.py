@@ -5,7 +5,7 @@ from tests.fw_helpers import choose_action, discard_down, draw, new_device, open
 
 def test_home_menu_lists_the_games(tmp_path):
     dev = new_device(tmp_path)
-    for entry in ("Card companion", "Stack 31", "Stack the Deck", "Stress", "Settings", "About"):
+    for entry in ("Tabletop companion", "Stack 31", "Stack the Deck", "Stress", "Settings", "About"):
         assert dev.shows(entry), entry
 
 
@@ -192,7 +192,7 @@ def test_a_whole_game_to_the_winner_screen(tmp_path):
     assert s["over"] and s["winners"] == [1] and s["disqualified"] == [2]
     assert dev.shows("Game over") and dev.shows("Winner") and dev.shows_big("P1")
     dev.press("OK")
-    assert dev.shows("Card companion")
+    assert dev.shows("Tabletop companion")
 
 
 def test_a_long_game_played_out_to_the_end(tmp_path):

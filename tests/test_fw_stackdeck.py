@@ -34,7 +34,7 @@ def set_rounds(dev, rounds):
         dev.press("LEFT")
     assert screen.entries[screen.menu.index][0].split() == ["Rounds", str(rounds)]
     dev.long("BACK")
-    assert dev.shows("Card companion")
+    assert dev.shows("Tabletop companion")
 
 
 def set_name(dev, p, text):
@@ -53,7 +53,7 @@ def set_name(dev, p, text):
         dev.press("OK")
     dev.long("OK")
     dev.long("BACK")
-    assert dev.shows("Card companion")
+    assert dev.shows("Tabletop companion")
 
 
 def open_stackdeck(dev, players=2):
@@ -185,7 +185,7 @@ def test_a_whole_match_from_the_home_menu_to_the_final_standings(tmp_path):
     assert dev.shows("winner") and shows_big(dev, "-5", 3) and shows_big(dev, "5", 3)
     assert dev.game.entries(2) == ["P2 counts 2 0 0 0 0 0", "P2 out", "P1 unturned W"]
     dev.press("OK")
-    assert dev.shows("Card companion") and not dev.shows("Resume")
+    assert dev.shows("Tabletop companion") and not dev.shows("Resume")
 
 
 def test_a_tie_is_shared_in_the_final_standings(tmp_path):
@@ -268,8 +268,8 @@ def test_back_undoes_the_last_line_and_long_back_goes_home(tmp_path):
     assert dev.shows("undone: P2 out")
     assert dev.game.state()["current"]["out"] == [] and dev.game.state()["moves"] == 1
     dev.long("BACK")
-    assert dev.shows("Card companion") and dev.shows("Resume Stack")
-    choose(dev, "Resume")
+    assert dev.shows("Tabletop companion") and dev.shows("Go on Stack the Deck")
+    choose(dev, "Go on")
     dev.step(3000)
     assert dev.shows("R1 of 10") and dev.shows("now +5")
 
@@ -305,7 +305,7 @@ def test_an_edit_of_an_earlier_round_changes_the_totals_and_survives_a_restart(t
     # An edit the round cannot take is refused with the core's reason.
     choose(dev, "Unturned stack")
     dev.long("BACK")
-    choose(dev, "Resume")
+    choose(dev, "Go on")
     dev.press("RIGHT")
     choose(dev, "R1")
     choose(dev, "P1")

@@ -149,7 +149,7 @@ def test_a_whole_match_from_the_home_menu_to_the_match_end(tmp_path):
     assert dev.shows_big("2-0")
 
     dev.press("OK")
-    assert dev.shows("Card companion") and not dev.shows("Resume Stress")
+    assert dev.shows("Tabletop companion") and not dev.shows("Resume Stress")
     assert journal(dev)[:3] == ["game stress players 2", "start", "centre 8C 3D"]
 
 

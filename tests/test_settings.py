@@ -25,6 +25,20 @@ def test_defaults_without_file(st):
     assert s.save() is False  # nothing changed: no flash write
 
 
+def test_the_screen_dims_after_3_minutes_and_goes_off_after_10_by_default(st, tmp_path):
+    """Issue 18: a player thinking at the table finds the screen lit. Both times are
+    settable over the whole range the settings screen offers, and a file written with
+    the old defaults (30 s, 2 min) keeps its own values."""
+    s = Settings(st)
+    assert (s.get("dim_s"), s.get("sleep_s")) == (180, 600)
+    assert s.set("dim_s", 600) and s.get("dim_s") == 600
+    assert s.set("sleep_s", 3600) and s.get("sleep_s") == 3600
+    assert s.set("dim_s", 0) and s.get("dim_s") == 0  # never
+    write(tmp_path, {"dim_s": 30, "sleep_s": 120})
+    old = Settings(st)
+    assert old.report is None and (old.get("dim_s"), old.get("sleep_s")) == (30, 120)
+
+
 def test_set_clamps_and_refuses(st):
     s = Settings(st, autosave=False)
     assert s.set("brightness", 999) and s.get("brightness") == 255
@@ -379,7 +393,7 @@ def test_a_game_in_play_needs_only_the_small_settings_module(tmp_path):
                          cwd=str(__import__("pathlib").Path(__file__).parent.parent))
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
-    assert lines[0] == "(True, 120, 'P2', 'P1', 128, {'games': 3}, 3, {'stress': {'games': 3}}, False)"
+    assert lines[0] == "(True, 600, 'P2', 'P1', 128, {'games': 3}, 3, {'stress': {'games': 3}}, False)"
     assert lines[1] == "[]"
     code = ("import sys; import firmware.settings_rules;"
             "print(sorted(n for n in sys.modules if n.split('.')[0] in ('core', 'firmware')))")

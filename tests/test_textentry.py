@@ -140,7 +140,7 @@ def test_a_long_back_goes_home_without_saving(tmp_path):
     choose(dev, "P1 ")
     dev.presses("OK", "OK")
     dev.long("BACK")
-    assert dev.shows("Card companion") and dev.app.settings.name(1) == "P1"
+    assert dev.shows("Tabletop companion") and dev.app.settings.name(1) == "P1"
 
 
 def test_the_board_wraps_and_a_held_arrow_runs(tmp_path):

@@ -12,7 +12,7 @@ from firmware.screen import MenuScreen
 
 
 class HomeScreen(MenuScreen):
-    title = "Card companion"
+    title = "Tabletop companion"
     keys = ()
 
     def enter(self):

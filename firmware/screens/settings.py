@@ -18,7 +18,7 @@ from firmware.screen import MenuScreen, is_step
 from firmware.settings_rules import OFFERED, game_options, rule_row, step_game_option
 from firmware.screens.textentry import TextEntryScreen
 
-TIME_STEPS = (0, 15, 30, 60, 120, 300, 600, 1800, 3600)  # seconds; 0 = never
+TIME_STEPS = (0, 15, 30, 60, 120, 180, 300, 600, 1800, 3600)  # seconds; 0 = never
 BRIGHTNESS_STEPS = (16, 64, 128, 192, 255)  # the panel's contrast
 ARCHIVE_STEPS = (32, 64, 128, 256, 384, 512, 768, 1024)  # KB of flash for past games
 
@@ -45,8 +45,10 @@ def seconds(s):
 
 
 def width():
-    """Characters in a menu row (the menu puts its cursor mark in front)."""
-    return ui.COLS - 1
+    """Characters in a row: the menu's (its cursor mark in front), less one blank
+    column at the right, so a value ("50%", "on") never touches the scroll mark at the
+    panel's edge."""
+    return ui.Menu.LABEL_COLS - 1
 
 
 def row(label, value, short=None):
