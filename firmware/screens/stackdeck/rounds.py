@@ -22,6 +22,8 @@ class HistoryScreen(MenuScreen):
         g = self.session.game
         entries = []
         for r in range(1, len(g.scores) + 1):
-            points = " ".join([v.signed(n) for n in g.round_scores(r)])
-            entries.append(("R%d %s" % (r, points), lambda r=r: self.edit_round(r)))
+            label = "R%d %s" % (r, " ".join([v.signed(n) for n in g.round_scores(r)]))
+            if len(label) > 20:  # 4 players' 3-digit points: the signs go, not a player
+                label = "R%d %s" % (r, " ".join(["%d" % n for n in g.round_scores(r)]))
+            entries.append((label, lambda r=r: self.edit_round(r)))
         self.set_entries(entries)

@@ -81,8 +81,8 @@ class StackDeckScreen(Screen):
                     title = "Tie: %d winners" % len(winners)
             ui.bar(fb, title if len(title) <= ui.COLS else "Final standings")
             for p in sorted(range(1, g.players + 1), key=lambda p: (-totals[p - 1], p)):
-                rank = 1 + len([t for t in totals if t > totals[p - 1]])
-                rows.append(("%d %s" % (rank, v.name(app, p)), "winner" if p in winners else "",
+                rank = "%d" % (1 + len([t for t in totals if t > totals[p - 1]]))
+                rows.append((rank, v.name(app, p), "winner" if p in winners else "", "",
                              str(totals[p - 1]), p in winners))
             v.draw_rows(fb, rows)
             return
@@ -102,12 +102,18 @@ class StackDeckScreen(Screen):
         first = g.first_of(r)
         prov = g.provisional()
         out = g.open.out if g.open is not None else []
+        last = g.scores[-1] if g.scores else None
         for p in range(1, g.players + 1):
-            mark = "D " if p == dealer else "> " if p == first else "  "
-            sub = ""
-            if prov is not None:
+            mark = "D" if p == dealer else ">" if p == first else ""
+            sub = short = ""
+            # (at 4 players only "out" fits beside a total: a number there would
+            # read as part of it; the sheet has the points)
+            if prov is not None:  # the open round so far
                 sub = "now " + v.signed(prov[p - 1])
                 if p in out:
                     sub += " out"
-            rows.append((mark + v.name(app, p), sub, str(totals[p - 1]), False))
+                    short = "out"
+            elif last is not None:  # what the round just ended gave, in words
+                sub = "R%d %s" % (r - 1, v.signed(last[p - 1]))
+            rows.append((mark, v.name(app, p), sub, short, str(totals[p - 1]), False))
         v.draw_rows(fb, rows)

@@ -2,16 +2,19 @@
 an ended one being edited) and the round they write to.
 
 SheetScreen: a row per player with their points so far, then "End round" (and
-"History") for the open round. UP/DOWN choose, OK opens a player's entries (or ends
-the round: a refusal shows the core's reason, "nobody is out", and nothing changes),
-BACK goes back, a long BACK goes home. The same screen edits an ended round from the
-history.
+"History") for the open round. At a real table a player reads their stacks off the
+table ("two pairs and a run"), so OK on a player opens the counters straight away
+(counts.py); saving comes back here with the cursor on the next player, so a round
+flows down the sheet. RIGHT on a player opens their stacks (PlayerScreen). "End
+round" with nobody out asks who went out, then ends the round (a refusal shows the
+core's reason and nothing changes). BACK goes back, a long BACK goes home. The same
+screen edits an ended round from the history.
 
 PlayerScreen: one player's entries in a round. The title shows the player and their
-points in the round. Rows: "Counts" (six counters, fastest: counts.py), "Turned
-stack" and "Unturned stack" (card by card through the checker: stack.py), "Went
-out", then the player's entries so far; OK on an entry asks to remove it. BACK goes
-back, a long BACK goes home.
+points in the round. Rows: "Check a stack" and "Unturned stack" (card by card
+through the checker: stack.py), "Counts", "Went out" (it stays where it is, marked,
+once said), then the player's entries so far; OK on an entry asks, in words, to
+remove it. BACK goes back, a long BACK goes home.
 
 RoundTarget: the same screens enter the open round (each entry a new line:
 Session.push, undone by BACK on the scoreboard) and edit an ended round (the round's
@@ -24,6 +27,8 @@ its own dict and names in the heap.
 """
 
 from core.errors import IllegalAction
+from firmware import buttons as b
+from firmware import ui
 from firmware.screen import MenuScreen
 from firmware.screens.stackdeck import view as v
 
@@ -95,11 +100,10 @@ class SheetScreen(MenuScreen):
         MenuScreen.__init__(self, app)
         self.target = target
         self.open_history = open_history  # the live sheet's way to the rounds (the scoreboard's)
-        g = target.game
         if target.live:
-            self.title = "Round %d of %d" % (target.r, g.options["rounds"])
+            self.title = "R%d OK:count" % target.r
         else:
-            self.title = "Edit round %d" % target.r
+            self.title = "Edit R%d" % target.r
 
     def enter(self):
         t = self.target
@@ -108,35 +112,63 @@ class SheetScreen(MenuScreen):
         out = t.out()
         entries = []
         for p in range(1, g.players + 1):
-            label = "%s %s" % (v.name(self.app, p)[:7], v.signed(scores[p - 1]))
+            label = "%s %s" % (v.name(self.app, p), v.signed(scores[p - 1]))
             if p in out:
                 label += " out"
-            entries.append((label, lambda p=p: self.app.push(PlayerScreen(self.app, t, p))))
+            entries.append((label, lambda p=p: self.open(p, 0)))
         if t.live:
             entries.append(("End round", self.end_round))
             if g.scores and self.open_history is not None:
                 entries.append(("History", self.open_history))
         self.set_entries(entries)
 
-    def end_round(self):
-        g = self.target.game
-        if self.target.live and g.open is None:
-            # An empty sheet: no round is open yet, and what the table needs to hear
-            # is the rule that a round ends when somebody goes out (STD: `end`).
-            self.app.refuse("nobody is out")
+    def on_button(self, kind, button):
+        if button == b.RIGHT and kind == b.PRESS and self.menu.index < self.target.game.players:
+            self.open(self.menu.index + 1, 1)
+        else:
+            MenuScreen.on_button(self, kind, button)
+
+    def open(self, p, what):
+        """Player p's counters (0: OK) or stacks (1: RIGHT)."""
+        if what == 0:
+            from firmware.screens.stackdeck.counts import CountsScreen
+            self.app.push(CountsScreen(self.app, self.target, p, self))
+        else:
+            self.app.push(PlayerScreen(self.app, self.target, p))
+
+    def toast_place(self):
+        # a saved player's words never cover the row the cursor moved on to
+        return "top" if self.menu.index - self.menu.top >= 4 else "bottom"
+
+    def draw(self, fb):
+        ui.bar(fb, self.title, 0, ">:stacks")
+        self.menu.draw(fb)
+
+    def end_round(self, p=0):
+        """End the round; with nobody out yet, ask who went out first (p: that
+        player, chosen on the question's list)."""
+        t = self.target
+        g = t.game
+        app = self.app
+        if p:
+            app.pop()  # the question
+            try:
+                t.add("P%d out" % p)
+            except IllegalAction as e:
+                app.refuse(e.reason)
+                return
+        elif not t.out():
+            app.push(MenuScreen(app, [(v.name(app, q), lambda q=q: self.end_round(q))
+                                      for q in range(1, g.players + 1)], "Who went out?"))
             return
         try:
-            self.target.session.push("end")
+            t.session.push("end")
         except IllegalAction as e:
-            self.app.refuse(e.reason)
+            self.enter()
+            app.refuse(e.reason)
             return
-        self.app.beep()
-        r = self.target.r
-        self.app.pop()
-        if g.over:
-            self.app.toast("match over")
-        else:
-            self.app.toast("round %d scored" % r)
+        app.beep()
+        app.pop()  # the scoreboard shows what the round gave each player
 
 
 class PlayerScreen(MenuScreen):
@@ -148,17 +180,18 @@ class PlayerScreen(MenuScreen):
     def enter(self):
         t = self.target
         p = self.p
-        self.title = "%s %s" % (v.name(self.app, p)[:10], v.signed(t.scores()[p - 1]))
+        self.title = "%s %s" % (v.name(self.app, p), v.signed(t.scores()[p - 1]))
         entries = [
-            ("Counts", lambda: self.open(0)),
-            ("Turned stack", lambda: self.open(1)),
+            ("Check a stack", lambda: self.open(1)),
             ("Unturned stack", lambda: self.open(2)),
+            ("Counts", lambda: self.open(0)),
+            ("Went out: yes" if p in t.out() else "Went out",
+             lambda: self.commit("P%d out" % p, -1)),
         ]
-        if p not in t.out():
-            entries.append(("Went out", lambda: self.commit("P%d out" % p, -1)))
         for i, action in t.actions(p):
-            entries.append((v.entry_words(t.game, action),
-                            lambda i=i, action=action: self.open(3, i, action)))
+            if action[1] != "out":
+                entries.append((v.entry_words(t.game, action),
+                                lambda i=i, action=action: self.open(3, i, action)))
         self.set_entries(entries)
 
     def open(self, what, i=-1, action=None):
@@ -173,12 +206,17 @@ class PlayerScreen(MenuScreen):
             app.push(StackScreen(app, self.target, self.p, what == 1))
         else:
             from firmware.screens.confirm import ConfirmScreen
-            line = self.target.game.format(action)
-            app.push(ConfirmScreen(app, "Remove %s?" % line, lambda: self.commit(None, i)))
+            words = v.entry_words(self.target.game, action)
+            app.push(ConfirmScreen(app, "Remove %s's %s?" % (v.name(app, self.p), words),
+                                   lambda: self.commit(None, i)))
 
     def commit(self, line, i):
         """Went out (line), or remove entry i; a refusal shows the core's reason."""
         t = self.target
+        name = v.name(self.app, self.p)
+        if line is not None and self.p in t.out():
+            self.app.toast("%s went out" % name)
+            return
         try:
             if line is not None:
                 t.add(line)
@@ -188,5 +226,5 @@ class PlayerScreen(MenuScreen):
             self.app.refuse(e.reason)
             return
         self.app.beep()
-        self.app.toast("removed" if line is None else "%s went out" % v.name(self.app, self.p))
         self.enter()
+        self.app.toast("%s: removed" % name if line is None else "%s went out" % name)

@@ -1,11 +1,19 @@
 """Stack the Deck: build one stack card by card, with the checker's verdict live.
 
-UP/DOWN the number (1 to 10, then W), LEFT/RIGHT the colour; the card is drawn
-large. OK adds it to the stack, shown under it with the checker's verdict ("run 1
-colour +20", or why not: "runs go one way"). A long OK saves the stack as the
-player's turned or unturned stack; a refusal (the checker's or the round's: "5G used
-twice") shows its reason and nothing changes. BACK takes the last card off, or
-leaves when there is none; a long BACK goes home.
+    ANN turned
+         1  Blue          the card: its number large, its colour as a word
+      1-2 Blue            the stack so far, in words
+     run needs 3 cards    the checker's verdict (inverted when it may be saved)
+
+UP/DOWN the number (1 to 10, then W), LEFT/RIGHT the colour. It opens on 1 in the
+colour used last. OK adds the card; a card this stack or another player already
+holds this round is refused at once, with who has it ("2 Blue: BOB has it"), and the
+picker says so before OK too. After a card the picker stands on the card most
+likely next (the run's next number in the same colour), and a stack that can take
+no more (a run of three, a pair, two unturned cards) is saved at once: a run is 5
+presses. A long OK saves a stack that could grow (a single unturned card, 7-W); a
+refusal (the round's: "more than 7 wilds") shows its reason and nothing changes.
+BACK takes the last card off, or leaves when there is none; a long BACK goes home.
 """
 
 from core import stackdeck_stacks as st
@@ -25,9 +33,16 @@ class StackScreen(Screen):
         self.target = target
         self.p = p
         self.turned = turned
-        # The picker opens where it was left: fewer presses.
-        self.number, self.colour = app.memory.get("stackdeck card", (5, 0))
+        self.number = 1
+        self.colour = app.memory.get("stackdeck colour", 0)
         self.stack = []
+        used = {}  # the numbered cards on the table this round -> who holds them
+        for _, a in target.actions():
+            if a[1] == "turned" or a[1] == "unturned":
+                for s in a[2]:
+                    for c in s:
+                        used[c] = a[0]
+        self.used = used
 
     @property
     def card(self):
@@ -42,7 +57,8 @@ class StackScreen(Screen):
         elif button in (b.LEFT, b.RIGHT) and is_step(kind):
             self.colour = (self.colour + (1 if button == b.RIGHT else -1)) % 5
         elif button == b.OK and kind == b.SHORT:
-            self.add()
+            if self.add():
+                return
         elif button == b.OK and kind == b.LONG:
             self.save()
             return
@@ -56,21 +72,60 @@ class StackScreen(Screen):
             return
         self.app.redraw()
 
+    def why_not(self, card):
+        """Why the card cannot go on this stack now (None: it can)."""
+        if card == st.WILD:
+            return None
+        if card in self.stack:
+            return "%s: in this stack" % self.words(card)
+        who = self.used.get(card)
+        if who is not None:
+            return "%s: %s has it" % (self.words(card), v.name(self.app, who))
+        return None
+
     def add(self):
+        """OK: the card goes on (True when that saved the stack and left)."""
         if len(self.stack) >= 3:
-            self.app.toast("too many cards")
-            return
+            self.app.refuse("too many cards")
+            return False
         card = self.card
-        if card != st.WILD and card in self.stack:
-            self.app.toast("%s used twice" % self.name(card))
-            return
-        self.app.memory["stackdeck card"] = (self.number, self.colour)
+        reason = self.why_not(card)
+        if reason is not None:
+            self.app.refuse(reason)
+            return False
         self.stack.append(card)
+        stack = tuple(self.stack)
+        numbered = [c for c in stack if c != st.WILD]
+        if numbered:
+            self.app.memory["stackdeck colour"] = self.colour = st.colour(numbered[-1])
+        # complete and able to take no more: saved at once
+        if self.turned:
+            full = len(stack) == 3 or (st.turned_reason(stack) is None and
+                                       st.unturned_reason(stack) is not None)
+        else:
+            full = len(stack) == 2 and st.unturned_reason(stack) is None
+        if full and self.save():
+            return True
+        # the card most likely next: the run's next number, in the same colour
+        if numbered and len(stack) < 3:
+            n = st.number(numbered[-1])
+            step = 1
+            if len(numbered) == 2:
+                step = st.number(numbered[1]) - st.number(numbered[0])
+                step = 1 if step > 0 else -1
+            elif n == 10:
+                step = -1
+            if len(stack) == 2 and numbered[-1] != stack[-1]:  # 4-W: after the wild
+                n += step
+            if 1 <= n + step <= 10:
+                self.number = n + step
+        return False
 
     def save(self):
+        """Save the stack as the player's line; True when saved (the screen left)."""
         if not self.stack:
             self.app.toast("add a card first")
-            return
+            return False
         t = self.target
         stack = tuple(self.stack)
         line = "P%d %s %s" % (self.p, "turned" if self.turned else "unturned",
@@ -79,32 +134,50 @@ class StackScreen(Screen):
             t.add(line)
         except IllegalAction as e:
             self.app.refuse(e.reason)
-            return
+            return False
         self.app.beep()
         self.app.pop()
-        self.app.toast("saved %s" % v.stack_verdict(stack, self.turned)[1])
+        name = v.name(self.app, self.p)
+        verdict = v.stack_verdict(stack, self.turned)[1]
+        v.say(self.app, "%s: %s %s" % (name, v.stack_words(stack, t.game.colour_names()),
+                                       verdict), "%s: %s" % (name, verdict))
+        return True
 
-    def name(self, card):
-        return st.card_name(card, self.target.game.letters)
+    def words(self, card):
+        return v.card_words(card, self.target.game.colour_names())
 
     def draw(self, fb):
         g = self.target.game
         kind = "turned" if self.turned else "unturned"
-        ui.bar(fb, "%s %s" % (v.name(self.app, self.p)[:7], kind))
+        ui.bar(fb, "%s %s" % (v.name(self.app, self.p), kind))
         card = self.card
-        ui.big_center(fb, self.name(card), 11, 3)
-        ui.text(fb, "^", 4, 12)
-        ui.text(fb, "v", 4, 26)
-        words = "W" if card == st.WILD else g.colour_names()[self.colour]
-        ui.text(fb, words[:3], ui.W - 24, 19)
-        if not self.stack:
-            ui.center(fb, "OK: add card", 35)
-            ui.center(fb, "hold OK: save", 47)
-            return
-        ui.center(fb, st.stack_name(self.stack, g.letters)[:ui.COLS], 35)
-        ok, verdict, _ = v.stack_verdict(tuple(self.stack), self.turned)
-        lines = ui.wrap(verdict)[:2]
-        if ok:
-            fb.fill_rect(0, 55 - 9 * (len(lines) - 1), ui.W, 9 * len(lines), 1)
+        # the card: its number in big digits, its colour as a word beside it (never a
+        # letter that reads as a digit); the bottom of both at y 33, text from y 36
+        if card == st.WILD:
+            ui.big_center(fb, "Wild", 18, 2)
+        else:
+            number = "%d" % st.number(card)
+            word = g.colour_names()[self.colour]
+            scale = 2 if len(word) <= 7 else 1
+            nw = ui.big_width(number, 3)
+            ww = ui.big_width(word, scale)
+            x = (ui.W - nw - 8 - ww) // 2
+            ui.big(fb, number, x, 10, 3)
+            ui.big(fb, word, x + nw + 8, 18 if scale == 2 else 26, scale)
+        lines = []
+        if self.stack:
+            lines = ui.wrap(v.stack_words(self.stack, g.colour_names()))[:2]
+        else:
+            lines = ["OK: add card", "hold OK: save"]
         for i in range(len(lines)):
-            ui.center(fb, lines[i], 56 - 9 * (len(lines) - 1 - i), 0 if ok else 1)
+            ui.center(fb, lines[i], 36 + 9 * i)
+        reason = self.why_not(card) if len(self.stack) < 3 else None
+        if reason is not None:
+            ok, verdict = False, reason
+        elif self.stack:
+            ok, verdict, _ = v.stack_verdict(tuple(self.stack), self.turned)
+        else:
+            return
+        if ok:
+            fb.fill_rect(0, 55, ui.W, 9, 1)
+        ui.center(fb, verdict[:ui.COLS], 56, 0 if ok else 1)
