@@ -249,6 +249,8 @@ def summarize(storage, name, damaged_too=False):
         return (game.NAME, game.players, game.moves, False, [], [], "", names,
                 game.moves + _actions(jrd, j, broke))
     if not pushed:
+        if damaged_too:  # kept with actions, none left: damage
+            return (game.NAME, game.players, 0, False, [], [], "", names, 0)
         return None
     over = ended(game)
     state = game.state()

@@ -63,7 +63,7 @@ def reread(arch, seq, kit):
 
 
 def _rows_that_read(st):
-    """{seq: (offset, size, moves, damaged, cost)} of the first row of each game whose seal
+    """{seq: (offset, size, moves, damaged, cost, game, players)} of the first row of each game whose seal
     and fields read, and (rows out of order, rows twice, lines that do not read)."""
     found = {}
     order = twice = bad = 0
@@ -95,7 +95,7 @@ def _rows_that_read(st):
             if r.seq < last:
                 order += 1
             last = max(last, r.seq)
-            found[r.seq] = (here, r.size, r.moves, r.status == "bad", r.cost)
+            found[r.seq] = (here, r.size, r.moves, r.status == "bad", r.cost, r.game, r.players)
     finally:
         f.close()
     return found, order, twice, bad
@@ -129,6 +129,14 @@ def mend(arch, kit, force=None):
             seqs.append(s)
     seqs.sort()
     nxt = max(h[0] if h else 1, (seqs[-1] + 1) if seqs else 1)
+    if force is None and h is not None and h[4] is not None and not (order or twice or bad):
+        n = 0
+        for s in seqs:
+            if s in found and (found[s][1] < 0 or found[s][1] == st.size(name_of(s))):
+                n += 1
+        if n == len(seqs) == len(found) and _rows_crc(st) != h[4]:
+            force = -1  # every row reads and names its file, yet they are not what was
+            # written (a row sealed anew, or a seal that failed to see damage): re-read all
     reread_n = damaged = total = 0
     texts = {}  # seq -> sealed row bytes made anew
     keep = []
@@ -139,7 +147,7 @@ def mend(arch, kit, force=None):
             st.remove(name)  # a drop cut short: it was going
             continue
         size = st.size(name)
-        if old is not None and s != force and (old[1] < 0 or old[1] == size):
+        if old is not None and s != force and force != -1 and (old[1] < 0 or old[1] == size):
             keep.append(s)
             total += old[4]
             if old[1] < 0:  # a version 1 row: its size and CRC added
@@ -154,8 +162,9 @@ def mend(arch, kit, force=None):
             st.remove(name)  # never a game (no action): only a cut keep leaves one
             continue
         of = summary[8]
-        if old is not None and not old[3] and (of is not None or summary[2] < old[2]):
-            # shorter than when it was kept, or damaged: as many moves as it had then
+        if old is not None and not old[3] and old[5] == summary[0] and old[6] == summary[1] \
+                and (of is not None or summary[2] < old[2]):
+            # the game it was, shorter or damaged: of the moves it had when kept
             summary = summary[:3] + (False, [], [], "", summary[7], max(old[2], of or 0))
             of = summary[8]
         if of is not None:
@@ -218,6 +227,16 @@ def _join(a, b):
     if a and b:
         return a + " / " + b
     return a or b
+
+
+def _rows_crc(st):
+    from firmware.archive_read import crc_of
+    f = st.open_read(INDEX)
+    try:
+        f.readline(ROW_MAX + 1)
+        return crc_of(f)
+    finally:
+        f.close()
 
 
 def _read_row(st, off):

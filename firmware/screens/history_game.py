@@ -92,7 +92,7 @@ class _Pen:
 
 
 # The chart's box
-X0 = 20  # the axis (labels left of it)
+X0 = 26  # the axis (its labels left of it: 4 columns, "-199")
 X1 = 118  # the last round (the players' numbers right of it)
 Y0 = 11  # the highest total
 Y1 = 61  # the lowest
@@ -124,8 +124,8 @@ def draw_chart(fb, rounds, players):
     fb.hline(X0, zero, X1 - X0 + 1, 1)
     hs = str(hi)
     los = str(lo)
-    ui.text(fb, hs[-3:], X0 - 1 - ui.width(hs[-3:]), Y0 - 1)
-    ui.text(fb, los[-3:], X0 - 1 - ui.width(los[-3:]), Y1 - 7)
+    ui.text(fb, hs, X0 - 1 - ui.width(hs), Y0 - 1)
+    ui.text(fb, los, X0 - 1 - ui.width(los), Y1 - 7)
     for p in range(players):
         pen = _Pen(fb, STYLES[p % len(STYLES)])
         for r in range(1, len(pts)):
@@ -133,14 +133,17 @@ def draw_chart(fb, rounds, players):
         if pen.marker:
             for r in range(1, len(pts)):
                 pen.mark(pts[r][0], pts[r][1][p])
-    # each line's player number at its end, nudged apart so none overlap
+    # each line's player number at its end, nudged apart so that none touch (a text
+    # line apart), the lowest kept on the panel by moving them all up
     ends = sorted([(pts[-1][1][p], p) for p in range(players)])
+    ys = []
     last = -99
     for y, p in ends:
-        y = max(y - 3, last + 7, Y0 - 3)
-        y = min(y, ui.H - 7)
-        ui.text(fb, str(p + 1), X1 + 4, y)
-        last = y
+        last = max(y - 3, last + ui.LINE, 9)
+        ys.append(last)
+    over = ys[-1] - (ui.H - ui.LINE) if ys else 0
+    for i in range(len(ends)):
+        ui.text(fb, str(ends[i][1] + 1), X1 + 4, max(9 + i * ui.LINE, ys[i] - max(0, over)))
 
 
 class HistoryGameScreen(Screen):
