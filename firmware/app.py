@@ -1,10 +1,22 @@
 """The app loop: take input events, hand them to the top screen, redraw what changed.
 
 One loop, no threads. Power and screen care live here: after the dim timeout of no input
-the screen dims, after the sleep timeout (both in settings) it turns off, and a press wakes it. A press
-that wakes a dimmed or sleeping screen does nothing else (the player had not looked at
-what it would do; the same rule for both, so a player never has to tell them apart). An unexpected exception is logged to `error.log`, shown on an error screen, and
-the app restarts into the saved game: it never leaves a frozen screen.
+(settings "dim_s") the screen dims, after the sleep timeout ("sleep_s") it turns off. A
+press on a dimmed screen acts as a press: the screen brightens and the press does what it
+says (a dimmed screen is still readable, and across a table nobody can tell it from a lit
+one). Only a screen that is off takes a first press to wake: that press (its release, its
+SHORT or LONG) does nothing else, and the screen comes back on the game's board, the
+player to move, with whatever was open above it (a picker, a dialog, a menu of the game)
+closed: nothing entered is lost (an entry is journalled once it is confirmed) and the
+next player never acts on a half-made choice of the last one. An unexpected exception is
+logged to `error.log`, shown on an error screen, and the app restarts into the saved
+game: it never leaves a frozen screen.
+
+Between a press and its pixels there is only the answer: the frame goes out first, then
+the journal is written (submit), and the garbage of the press is collected on a later,
+idle turn (no button down, nothing to draw), never before the frame. An idle turn
+allocates nothing, and App.run sleeps between turns until an input comes or the next
+deadline (idle_ms) instead of spinning.
 """
 
 import gc
@@ -22,7 +34,8 @@ from firmware.screens.error import ErrorScreen
 class App:
     DIM_CONTRAST = 1
     TOAST_MS = 2500
-    LOOP_MS = 10
+    LOOP_MS = 10  # the loop's pace while a screen runs by itself (a countdown)
+    IDLE_MAX_MS = 1000  # the longest sleep between two idle turns
     RESTART_AFTER_MS = 8000
 
     def __init__(self, hw, settings, journal):
@@ -43,6 +56,11 @@ class App:
         self.dimmed = False  # read by screens and tests; set by the loop only
         self.asleep = False
         self._swallow = -1  # the button whose press woke the screen
+        self._collect = False  # a press was answered: collect on the next idle turn
+        # The settings' dim and off times in ms, read again after every turn with input
+        # (only a press changes them): settings.get allocates on MicroPython, and an
+        # idle turn must not
+        self._dim_ms = self._off_ms = 0
         self.crashes = 0
         self.frames = 0
         # What screens remember while the device is on (where a picker was left):
@@ -154,7 +172,18 @@ class App:
         except IllegalAction as e:
             self.toast(e.reason)
             return None
-        self.toast("undone: " + session.game.format(action))
+        # "undone: ANN's play 7H": whose entry it was, then what (format without the
+        # player). An action that names no player was made by the player to move, who
+        # is to move again once it is undone.
+        game = session.game
+        p = action[0]
+        if p is None and hasattr(game, "to_move"):
+            p = game.to_move + 1
+        if p is None:
+            self.toast("undone: " + game.format(action))
+        else:
+            self.toast("undone: %s's %s" % (self.settings.name(p),
+                                            game.format((None,) + tuple(action[1:]))))
         return action
 
     def player_label(self, p):
@@ -242,12 +271,20 @@ class App:
 
     def apply_display_settings(self):
         self.fb.contrast(self.settings.contrast())
+        self.read_care()
+
+    def read_care(self):
+        """The settings' dim and off times (see __init__: read after input only)."""
+        settings = self.settings
+        self._dim_ms = settings.get("dim_s") * 1000
+        self._off_ms = settings.get("sleep_s") * 1000
 
     # The loop ------------------------------------------------------------------
 
     def run(self, on_idle=None):
         """Forever. `on_idle` (a simulated board's hook, None on a real one) runs once
-        per loop turn."""
+        per loop turn; its presses come from it, so the loop then waits at most
+        LOOP_MS."""
         try:
             self.start()
         except Exception as e:  # noqa: BLE001 - the error screen, never the REPL
@@ -256,7 +293,49 @@ class App:
             self.step_safely()
             if on_idle is not None:
                 on_idle()
-            self.hw.clock.sleep_ms(self.LOOP_MS)
+                self.hw.clock.sleep_ms(min(self.idle_ms(), self.LOOP_MS))
+            else:
+                self.wait(self.idle_ms())
+
+    def wait(self, ms):
+        """Sleep up to `ms`, or until an input edge comes (the pin IRQ fills the ring),
+        in steps of 1 ms (time.sleep_ms: a low-power wait for an event on the RP2040;
+        the virtual clock's advances exactly in the simulator): a press is seen within
+        a millisecond, and an idle screen costs a check of two counters per step."""
+        if ms <= 0:
+            return
+        clock = self.hw.clock
+        c = self.hw.buttons.ring.counts  # head, tail: equal while no edge waits
+        end = clock.ticks_add(clock.ticks_ms(), ms)
+        while c[0] == c[1] and clock.ticks_diff(end, clock.ticks_ms()) > 0:
+            clock.sleep_ms(1)
+
+    def idle_ms(self):
+        """How long the loop may wait for input before its next turn: 0 while something
+        is to do (a frame, an entry to write, a collection), else until the next
+        deadline: the screen's own (Screen.due_ms: LOOP_MS while it runs by itself, a
+        countdown), a frame it holds back or a note of the buzzer (LOOP_MS), the buttons'
+        (ButtonMachine.wait_us: a contact that moves, a button held), a message's end;
+        at most IDLE_MAX_MS (dimming and the screen going off come that late at most)."""
+        screen = self.screen
+        moving = self.hw.buttons.machine.wait_us()
+        if self._held or (self._dirty and not self.asleep and screen.ready()) or (
+                self._collect and not self._dirty and moving < 0):
+            return 0
+        clock = self.hw.clock
+        wait = screen.due_ms()
+        if wait < 0 or wait > self.IDLE_MAX_MS:
+            wait = self.IDLE_MAX_MS
+        if (not screen.ready() or (self.hw.buzzer is not None and self.hw.buzzer.busy)) \
+                and self.LOOP_MS < wait:
+            wait = self.LOOP_MS
+        if 0 <= moving < wait * 1000:
+            wait = (moving + 999) // 1000
+        if self._toast is not None:
+            ms = clock.ticks_diff(self._toast_of[2], clock.ticks_ms())
+            if ms < wait:
+                wait = ms
+        return wait if wait > 0 else 0
 
     def step_safely(self):
         try:
@@ -267,7 +346,8 @@ class App:
 
     def step(self):
         clock = self.hw.clock
-        events, calls = self.hw.buttons.poll(clock.ticks_us())
+        buttons = self.hw.buttons
+        events, calls = buttons.poll(clock.ticks_us())
         now = clock.ticks_ms()
         for kind, button in events:
             self._last_input = now
@@ -278,18 +358,26 @@ class App:
                 if kind != b.PRESS:
                     continue
                 self._swallow = -1
-            if self.asleep or self.dimmed:
-                # A dimmed screen is woken like a sleeping one: the press only
-                # brightens it, so the first press after a pause never acts on a
-                # screen nobody read.
-                if self.asleep:
-                    self.asleep = False
-                    self.fb.poweron()
-                    self.redraw()
-                self.dimmed = False
+            if self.asleep:
+                # On again, on the game's board (the player to move) with what was
+                # open above it closed (module docstring)
+                self.asleep = self.dimmed = False
+                screens = self.screens
+                for i in range(1, len(screens) - 1):
+                    if self._session is not None and \
+                            getattr(screens[i], "session", None) is self._session:
+                        del screens[i + 1:]
+                        screens[i].enter()
+                        self._toast = None
+                        break
+                self.fb.poweron()
                 self.apply_display_settings()
+                self.redraw()
                 self._swallow = button if kind == b.PRESS else -1
                 continue
+            if self.dimmed:  # brightened, and the press acts
+                self.dimmed = False
+                self.apply_display_settings()
             self.screen.on_button(kind, button)
         for player, down, t_us in calls:
             self._last_input = now
@@ -300,7 +388,7 @@ class App:
         # A message ends between presses: while a button is down (from its first edge)
         # it stays, so a press that changes the screen just then sends one frame.
         if self._toast is not None and clock.ticks_diff(now, self._toast_of[2]) >= 0 and \
-                not any(self.hw.buttons.machine.raw):
+                buttons.machine.wait_us() < 0:
             self._toast = None
             self.redraw()
         # Power and screen care: dim, then sleep, after the settings' idle times.
@@ -308,9 +396,9 @@ class App:
             self._last_input = now
         else:
             idle = clock.ticks_diff(now, self._last_input)
-            sleep_ms = self.settings.get("sleep_s") * 1000
-            dim_ms = self.settings.get("dim_s") * 1000
-            if not self.asleep and sleep_ms and idle >= sleep_ms:
+            off_ms = self._off_ms
+            dim_ms = self._dim_ms
+            if not self.asleep and off_ms and idle >= off_ms:
                 self.asleep = True
                 self.fb.poweroff()
             elif not self.dimmed and not self.asleep and dim_ms and idle >= dim_ms:
@@ -320,11 +408,18 @@ class App:
         if self._dirty and not self.asleep and self.screen.ready():
             self.render()
         if events or calls:
-            # A press is answered: its garbage goes now, before the next press allocates
-            # among it. Long-lived objects (a history list that doubles, a checkpoint)
-            # then find room low in a clean heap instead of in the holes left between
-            # garbage: on a board it is fragmentation, not size, that ends a long game.
-            # Button and call stamps are taken by the IRQ, so this delays no decision.
+            self._collect = True
+            self.read_care()
+        elif self._collect and not self._dirty and buttons.machine.wait_us() < 0:
+            # A press was answered and its frame is out: its garbage goes now, on an idle
+            # turn, before the next press allocates among it (and with the collector's
+            # count back at zero, so that no automatic collection lands between that
+            # press and its frame). Long-lived objects (a history list that doubles, a
+            # checkpoint) then find room low in a clean heap instead of in the holes left
+            # between garbage: on a board it is fragmentation, not size, that ends a long
+            # game. Button and call stamps are taken by the IRQ, so this delays no
+            # decision.
+            self._collect = False
             gc.collect()
 
     def render(self):

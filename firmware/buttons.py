@@ -15,13 +15,22 @@ ButtonMachine
     press, release, short/long press and auto-repeat. Every timing comparison uses
     ticks_diff arithmetic (period 2**30), so the tick counter may wrap anywhere.
 
-    Debounce: a change of a button counts once the raw level has stayed the same for
-    DEBOUNCE_US after its last edge (glitches shorter than that are ignored; a press
-    is reported DEBOUNCE_US after the contact settled, a bounce does not end a hold).
-    A hold lasts from the last edge of the press's bounce burst to the first edge of
-    the release's burst (edges less than DEBOUNCE_US apart form one burst): LONG and
-    REPEAT are decided on that span, so a bouncy release never turns a short press
-    into a long one.
+    Debounce: a change counts on its first edge when that edge is clean: it comes
+    after the contact was still (no edge) for DEBOUNCE_US, and its new level holds: it
+    is still there at some moment from GLITCH_US (2 ms) to DEBOUNCE_US after that edge
+    (the first tick from then on reports it, dated at the edge). The bounce after it is
+    ignored until DEBOUNCE_US after the first edge. A single glitch shorter than
+    GLITCH_US (noise on the line) is no press; a contact that bounces longer than that
+    is still a press at its first edge. Edges that do not come out of a still contact
+    (a release within DEBOUNCE_US of the press's bounce, a level left changed when a
+    bounce ended) fall back to settling: the change counts once the raw level has
+    stayed the same for DEBOUNCE_US after its last edge.
+    A hold lasts from the first edge of the press to the first edge of the release
+    (of the release's burst, edges less than DEBOUNCE_US apart, when it was not clean):
+    LONG and REPEAT are decided on that span, so a bouncy release never turns a short
+    press into a long one. `wait_us()` says how long the next tick may wait (the app
+    loop sleeps until then or until an edge); `tick` and an idle `Buttons.poll`
+    allocate nothing.
 
     Events are tuples (kind, button) of small ints, in the order they happen:
         PRESS   the button went down (every button)
@@ -35,7 +44,7 @@ ButtonMachine
 Buttons
     Ties the board's pins, their IRQs, the ring and the machine together.
     `poll(now=None)` -> (events, calls): the navigation events since the last poll
-    and the raw edges of the Stress call buttons, `(player, down, t_us)` with player
+    (empty tuples when there are none) and the raw edges of the Stress call buttons, `(player, down, t_us)` with player
     1..4, down 1/0 and t_us the wrapped ticks_us of the edge. Call edges are NOT
     debounced here: the rules core's arbiter does that itself (use
     firmware.clock.TickUnwrapper to turn t_us into the transcript's `@T`).
@@ -68,8 +77,16 @@ _MASK = const(0x3FFFFFFF)  # ticks period 2**30
 _HALF = const(0x20000000)
 # ButtonMachine's timing (LONG_US is its attribute: others read it)
 _DEBOUNCE_US = const(20000)
+_GLITCH_US = const(2000)  # a level that does not hold this long is noise, not a press
+_HOLD_US = const(10000)  # the pace of ticks while a button is held
+_QUIET = const(0)
+_CLEAN = const(1)
+_BOUNCE = const(2)
 _REPEAT_DELAY_US = const(400000)
 _REPEAT_US = const(120000)
+
+
+_IDLE = ((), ())  # what an idle poll returns: no events, no call edges
 
 
 def _diff(end, start):
@@ -82,6 +99,7 @@ class EdgeRing:
         # ticks_us of each edge; source << 1 | down; head, tail (both mod 2*size),
         # overflows
         self._b = (array("l", [0] * size), bytearray(size), array("l", (0, 0, 0)))
+        self.counts = self._b[2]  # head, tail, overflows: head == tail while empty
 
     def put(self, p, down, t):
         """Edge of source p, called in the IRQ: no allocation."""
@@ -136,62 +154,110 @@ class ButtonMachine:
         self.raw = bytearray(count)  # last raw level, 1 = down
         self.state = bytearray(count)  # debounced level, 1 = down
         z = [0] * count
-        # seen: an edge was ever seen; pending: raw differs from state, since t_raw;
-        # long: LONG sent in this hold; the times of the last raw edge, of the first
-        # edge of the latest burst, of the press, of the next REPEAT
+        # seen: an edge was ever seen; phase: _QUIET, _CLEAN (a clean first edge waits
+        # for its level to hold) or _BOUNCE (a change counted at its first edge: edges
+        # ignored until the debounce time after it); long: LONG sent in this hold; the
+        # times of the last raw edge, of the first edge of the latest burst, of the
+        # press, of the next REPEAT, of the first edge of the change under way
         self._per = (bytearray(count), bytearray(count), bytearray(count),
-                     array("l", z), array("l", z), array("l", z), array("l", z))
+                     array("l", z), array("l", z), array("l", z), array("l", z),
+                     array("l", z))
         self._events = []
 
     def edge(self, button, down, t):
         """A raw edge (down 1/0) of `button` at ticks `t`. Feed edges in time order."""
         for b in range(self.count):
             self._advance(b, t)
-        seen, pending, _, t_raw, t_burst, _, _ = self._per
+        seen, phase, _, t_raw, t_burst, _, _, t_first = self._per
         down = 1 if down else 0
-        if not seen[button] or _diff(t, t_raw[button]) >= _DEBOUNCE_US:
-            t_burst[button] = t  # a new burst of edges begins
-            seen[button] = 1
+        quiet = not seen[button] or _diff(t, t_raw[button]) >= _DEBOUNCE_US
+        if quiet:
+            # A new burst of edges begins (what came before, a bounce or a glitch, is
+            # over): its first edge is clean when it changes the level
+            t_burst[button] = t
+            phase[button] = _QUIET
+            if down != self.state[button]:
+                phase[button] = _CLEAN
+                t_first[button] = t
+        seen[button] = 1
         self.raw[button] = down
         t_raw[button] = t
-        pending[button] = 1 if down != self.state[button] else 0
 
     def tick(self, now):
-        """Let time run to `now`; returns the events since the last tick (a list)."""
+        """Let time run to `now`; returns the events since the last tick (a list, or an
+        empty tuple when there are none: an idle tick allocates nothing)."""
         for b in range(self.count):
             self._advance(b, now)
         ev = self._events
+        if not ev:
+            return ()
         self._events = []
         return ev
 
+    def wait_us(self):
+        """-1 while no contact moves and no button is held (the app loop may sleep until
+        an edge), else how long it may wait for its next tick: GLITCH_US while a contact
+        moves (a clean edge waiting to hold, a bounce, a settling change), HOLD_US while
+        a button is held (its LONG or REPEAT comes)."""
+        wait = -1
+        phase = self._per[1]
+        for b in range(self.count):
+            if phase[b] or self.raw[b] != self.state[b]:
+                return _GLITCH_US
+            if self.state[b]:
+                wait = _HOLD_US
+        return wait
+
     def _advance(self, b, t):
-        _, pending, long, t_raw, t_burst, t_press, t_next = self._per
+        _, phase, _, t_raw, t_burst, _, _, t_first = self._per
+        ph = phase[b]
+        new = self.raw[b] != self.state[b]
         if self.state[b]:
-            # held for sure until t, or only until the burst began while edges come
-            # (they may be the release) and when they ended open
-            if pending[b] or _diff(t, t_raw[b]) < _DEBOUNCE_US:
-                self._timers(b, t_burst[b])
-            else:
-                self._timers(b, t)
-        if pending[b] and _diff(t, t_raw[b]) >= _DEBOUNCE_US:
-            pending[b] = 0
-            down = self.raw[b]
-            self.state[b] = down
-            ev = self._events
-            if down:
-                tp = t_raw[b]
-                t_press[b] = tp
-                long[b] = 0
-                t_next[b] = (tp + _REPEAT_DELAY_US) & _MASK
-                ev.append((PRESS, b))
-                self._timers(b, t)
-            else:
-                ev.append((RELEASE, b))
-                if not long[b]:
-                    ev.append((SHORT, b))
+            # Held for sure until t; a clean release under way ends the hold at its
+            # first edge, and edges that may be a release (not clean: close after
+            # others) end it at the first edge of their burst.
+            limit = t
+            if ph == _CLEAN:
+                limit = t_first[b]
+            elif not ph and (new or _diff(t, t_raw[b]) < _DEBOUNCE_US):
+                limit = t_burst[b]
+            self._timers(b, limit)
+        since = _diff(t, t_first[b])
+        if ph == _CLEAN and new and since >= _GLITCH_US and \
+                _diff(t_raw[b], t_first[b]) < _DEBOUNCE_US:
+            # The new level held at a moment from GLITCH_US to DEBOUNCE_US after the
+            # first edge: the change counts, dated at that edge, and the bounce after
+            # it is ignored until DEBOUNCE_US after that edge.
+            phase[b] = _BOUNCE
+            self._change(b, t_first[b], t)
+        elif not ph or since >= _DEBOUNCE_US:
+            # No change under way, or its bounce (or a glitch: a level that never held)
+            # is over. Edges that did not come out of a still contact, and a level left
+            # changed when a bounce ended, count once the raw level has stayed the same
+            # for DEBOUNCE_US after its last edge.
+            phase[b] = _QUIET
+            if new and _diff(t, t_raw[b]) >= _DEBOUNCE_US:
+                self._change(b, t_raw[b], t)
+
+    def _change(self, b, at, t):
+        """The debounced level of `b` becomes the raw one, the change dated `at`."""
+        _, _, long, _, _, t_press, t_next, _ = self._per
+        down = self.raw[b]
+        self.state[b] = down
+        ev = self._events
+        if down:
+            t_press[b] = at
+            long[b] = 0
+            t_next[b] = (at + _REPEAT_DELAY_US) & _MASK
+            ev.append((PRESS, b))
+            self._timers(b, t)
+        else:
+            ev.append((RELEASE, b))
+            if not long[b]:
+                ev.append((SHORT, b))
 
     def _timers(self, b, limit):
-        _, _, long, _, _, t_press, t_next = self._per
+        _, _, long, _, _, t_press, t_next, _ = self._per
         ev = self._events
         if b <= RIGHT:  # UP DOWN LEFT RIGHT repeat
             if _diff(limit, t_next[b]) >= 0:
@@ -252,9 +318,9 @@ class Buttons:
             now = self.clock.ticks_us()
         m = self.machine
         nav, inv, level = self._calls
-        calls = []
+        calls = ()  # a list from the first call edge on: an idle poll allocates nothing
         ring = self.ring
-        e = ring.get()
+        e = ring.get()  # None, allocating nothing, when the ring is empty
         while e is not None:
             src, down, t = e
             if src < nav:
@@ -262,6 +328,8 @@ class Buttons:
             else:
                 i = src - nav
                 level[i] = down
+                if not calls:
+                    calls = []
                 calls.append((i + 1, down, t))
             e = ring.get()
         if ring.overflows != self._seen_over:
@@ -274,8 +342,13 @@ class Buttons:
                         m.edge(src, down, now)
                 elif down != level[src - nav]:
                     level[src - nav] = down
+                    if not calls:
+                        calls = []
                     calls.append((src - nav + 1, down, now))
-        return m.tick(now), calls
+        events = m.tick(now)
+        if not events and not calls:
+            return _IDLE
+        return events, calls
 
     def held(self, button):
         return self.machine.state[button] == 1

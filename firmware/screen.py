@@ -38,6 +38,13 @@ class Screen:
         """True while the screen must not dim or sleep (a countdown, an armed call)."""
         return False
 
+    def due_ms(self):
+        """Milliseconds until tick() must run again when no input comes (-1: only on
+        input; the app loop sleeps until then). By default the loop's pace (App.LOOP_MS)
+        while awake(), as a countdown needs; a screen that is awake but only waits for
+        input (a match waiting for a call) may answer -1."""
+        return self.app.LOOP_MS if self.awake() else -1
+
     def ready(self):
         """False while the screen will change again by itself within a loop turn or two
         (a Stress call whose winner is being timed): its frame waits, so the panel gets

@@ -71,6 +71,7 @@ class SSD1306(framebuf.FrameBuffer):
         self._col0 = (128 - width) // 2 if width < 128 else 0
         # 0x21 c0 c1 0x22 p0 p1 (show), or two commands (contrast, flip)
         self._win = bytearray(6)
+        self._win2 = memoryview(self._win)[:2]  # two commands: dimming allocates nothing
         # The send plan's buffers (see show()), one attribute: per page the changed
         # columns lo..hi and the gap split..split_end (split = width: none); the best
         # cost and its last group per run of pages; the groups to send; each page of
@@ -146,7 +147,7 @@ class SSD1306(framebuf.FrameBuffer):
         win = self._win  # free between frames
         win[0] = _SET_CONTRAST
         win[1] = contrast & 0xFF
-        self.write_cmds(memoryview(win)[:2])
+        self.write_cmds(self._win2)
 
     def invert(self, invert):
         self.write_cmd(_SET_NORM_INV | (1 if invert else 0))
@@ -159,7 +160,7 @@ class SSD1306(framebuf.FrameBuffer):
         win = self._win
         win[0] = _SET_SEG_REMAP | (0 if flipped else 1)
         win[1] = _SET_COM_OUT_DIR | (0 if flipped else 0x08)
-        self.write_cmds(memoryview(win)[:2])
+        self.write_cmds(self._win2)
         self.flipped = flipped
         self.show(True)
 

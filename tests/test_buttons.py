@@ -41,13 +41,16 @@ def kinds(out):
     return [(k, b) for _, k, b in out]
 
 
+GLITCH = 2 * MS  # a level must hold this long after the first edge to count
+
+
 @pytest.mark.parametrize("start", STARTS)
 def test_clean_short_press(start):
-    out = run([(100 * MS, B.OK, 1), (250 * MS, B.OK, 0)], 600 * MS, start)
+    out = run([(100 * MS, B.OK, 1), (250 * MS, B.OK, 0)], 600 * MS, start, step_us=MS // 2)
     assert kinds(out) == [(B.PRESS, B.OK), (B.RELEASE, B.OK), (B.SHORT, B.OK)]
-    # reported once the contact has been steady for the debounce time, not before
-    assert out[0][0] == 120 * MS
-    assert out[1][0] == 270 * MS
+    # reported at the first edge, as soon as its level has held GLITCH: not 20 ms later
+    assert out[0][0] == 100 * MS + GLITCH
+    assert out[1][0] == 250 * MS + GLITCH
 
 
 @pytest.mark.parametrize("start", STARTS)
@@ -57,17 +60,63 @@ def test_bounce_on_press_and_release(start):
     script = [(t, B.BACK, d) for t, d in press + release]
     out = run(script, 500 * MS, start, step_us=1 * MS)
     assert kinds(out) == [(B.PRESS, B.BACK), (B.RELEASE, B.BACK), (B.SHORT, B.BACK)]
-    assert out[0][0] == 123 * MS  # last bounce at 103 ms + 20 ms debounce
-    assert out[1][0] == 325 * MS
+    # the first moment from GLITCH on when the contact is closed (it bounced open at
+    # 101.5 ms, closed again at 103 ms), not 20 ms after the last bounce (123 ms)
+    assert out[0][0] == 103 * MS
+    assert out[1][0] == 302 * MS  # open at 302 ms (bounces until 305 ms are ignored)
 
 
-def test_glitch_shorter_than_debounce_is_ignored():
-    script = [(100 * MS, B.UP, 1), (110 * MS, B.UP, 0)]
-    assert run(script, 500 * MS, step_us=1 * MS) == []
+@pytest.mark.parametrize("width_us", [5, 300, 1000, 1999])
+def test_a_single_glitch_is_no_press(width_us):
+    """Noise on the line (one short pulse after a still contact) is not a press, at
+    any poll rate."""
+    for step in (100, MS, 3 * MS, 10 * MS):
+        script = [(100 * MS, B.UP, 1), (100 * MS + width_us, B.UP, 0)]
+        assert run(script, 500 * MS, step_us=step) == []
+    # nor is one while a button is held: the hold goes on, LONG on time
+    script = [(0, B.OK, 1), (300 * MS, B.OK, 0), (300 * MS + width_us, B.OK, 1),
+              (900 * MS, B.OK, 0)]
+    out = run(script, 1200 * MS, step_us=MS)
+    assert kinds(out) == [(B.PRESS, B.OK), (B.LONG, B.OK), (B.RELEASE, B.OK)]
+    assert out[1][0] == 600 * MS
 
 
-def test_release_that_is_only_a_bounce_does_not_end_the_hold():
-    script = [(0, B.OK, 1), (500 * MS, B.OK, 0), (505 * MS, B.OK, 1), (900 * MS, B.OK, 0)]
+def test_a_contact_that_holds_past_the_glitch_time_is_a_press():
+    # 10 ms closed: short for a finger, but no noise; it counts at its first edge
+    out = run([(100 * MS, B.UP, 1), (110 * MS, B.UP, 0)], 500 * MS, step_us=MS)
+    assert kinds(out) == [(B.PRESS, B.UP), (B.RELEASE, B.UP), (B.SHORT, B.UP)]
+    assert out[0][0] == 102 * MS
+    # the release came inside the press's bounce time: it waits for the contact to settle
+    assert out[1][0] == 130 * MS
+
+
+def test_two_glitches_inside_the_debounce_time_are_a_bouncing_press():
+    # closed 1 ms, open, closed 1 ms again 5 ms later: closed at a moment past GLITCH
+    script = [(100 * MS, B.UP, 1), (101 * MS, B.UP, 0), (105 * MS, B.UP, 1), (106 * MS, B.UP, 0)]
+    out = run(script, 500 * MS, step_us=MS // 2)
+    assert kinds(out)[0] == (B.PRESS, B.UP)
+    assert out[0][0] == 105 * MS  # the first tick that saw it closed
+
+
+def test_wait_us_says_how_long_the_loop_may_sleep():
+    m = B.ButtonMachine()
+    assert m.wait_us() == -1  # nothing moves, nothing held: until an edge
+    m.edge(B.OK, 1, 1000)
+    assert m.wait_us() == GLITCH  # a clean edge waits to hold
+    assert m.tick(1000 + GLITCH - 1) == ()
+    assert m.tick(1000 + GLITCH) == [(B.PRESS, B.OK)]
+    assert m.wait_us() == GLITCH  # its bounce time runs
+    assert m.tick(1000 + 20 * MS) == ()
+    assert m.wait_us() == 10 * MS  # held: LONG comes, at the loop's pace
+    m.edge(B.OK, 0, 200 * MS)
+    assert m.wait_us() == GLITCH
+    assert m.tick(200 * MS + GLITCH) == [(B.RELEASE, B.OK), (B.SHORT, B.OK)]
+    m.tick(220 * MS)
+    assert m.wait_us() == -1
+
+
+def test_release_that_is_only_a_glitch_does_not_end_the_hold():
+    script = [(0, B.OK, 1), (500 * MS, B.OK, 0), (501 * MS, B.OK, 1), (900 * MS, B.OK, 0)]
     out = run(script, 1200 * MS, step_us=1 * MS)
     assert kinds(out) == [(B.PRESS, B.OK), (B.LONG, B.OK), (B.RELEASE, B.OK)]
 
@@ -110,7 +159,7 @@ def test_late_tick_keeps_the_order_and_skips_missed_repeats():
     m.edge(B.UP, 1, 10000 * MS)
     ev = m.tick(15000 * MS)
     assert ev.count((B.REPEAT, B.UP)) == 1  # no burst after a stall
-    assert m.tick(15100 * MS) == []
+    assert list(m.tick(15100 * MS)) == []
     assert m.tick(15120 * MS) == [(B.REPEAT, B.UP)]
 
 
@@ -127,8 +176,8 @@ def test_duplicate_levels_count_as_activity():
     # the IRQ reads the pin, so a fast bounce may show as down, down
     script = [(0, B.OK, 1), (5 * MS, B.OK, 1), (50 * MS, B.OK, 0), (55 * MS, B.OK, 0)]
     out = run(script, 300 * MS, step_us=1 * MS)
-    assert out[0] == (25 * MS, B.PRESS, B.OK)
-    assert out[1] == (75 * MS, B.RELEASE, B.OK)
+    assert out[0] == (2 * MS, B.PRESS, B.OK)
+    assert out[1] == (52 * MS, B.RELEASE, B.OK)
 
 
 @settings(max_examples=300, deadline=None)
@@ -158,12 +207,14 @@ def test_any_bounce_pattern_gives_one_press(start, press_bounces, release_bounce
     script.append((t, button, 0))
     out = run(script, t + 100 * MS, start, step_us=3 * MS)
     ks = kinds(out)
+    # reported at the first edge: the press within GLITCH plus one bounce and a tick
+    assert out[0][0] <= max(g for g in [GLITCH] + press_bounces) + GLITCH + 3 * MS
     assert ks.count((B.PRESS, button)) == 1
     assert ks.count((B.RELEASE, button)) == 1
     assert ks[0] == (B.PRESS, button)
     assert ks[-1][0] in (B.RELEASE, B.SHORT)
-    # held from the last closing bounce to the first opening one
-    if hold_ms * MS >= B.ButtonMachine.LONG_US:
+    # held from the first closing edge to the first opening one
+    if settled + hold_ms * MS >= B.ButtonMachine.LONG_US:
         assert (B.LONG, button) in ks and (B.SHORT, button) not in ks
     else:
         assert (B.SHORT, button) in ks and (B.LONG, button) not in ks
@@ -200,18 +251,18 @@ def test_buttons_on_stand_in_machine(hw):
     for p in pins + pico.CALL_PINS:  # pulled up, open
         assert machine.level(p) == 1
     machine.press(pins[B.OK])
-    clock.advance_ms(1)
+    clock.advance_us(500)
     machine.release(pins[B.OK])  # bounce
-    clock.advance_ms(1)
+    clock.advance_us(500)
     machine.press(pins[B.OK])
-    assert btn.poll() == ([], [])
-    clock.advance_ms(30)
-    assert btn.poll() == ([(B.PRESS, B.OK)], [])
+    assert btn.poll() == ((), ())
+    clock.advance_ms(1)  # 2 ms after the first edge, the contact is closed: a press
+    assert btn.poll() == ([(B.PRESS, B.OK)], ())
     assert btn.held(B.OK)
     clock.advance_ms(100)
     machine.release(pins[B.OK])
     clock.advance_ms(30)
-    assert btn.poll() == ([(B.RELEASE, B.OK), (B.SHORT, B.OK)], [])
+    assert btn.poll() == ([(B.RELEASE, B.OK), (B.SHORT, B.OK)], ())
 
 
 def test_call_buttons_pass_raw_edges(hw):
@@ -227,7 +278,7 @@ def test_call_buttons_pass_raw_edges(hw):
     clock.advance_us(70)
     machine.press(pico.CALL_P1)
     ev, calls = btn.poll()
-    assert ev == []
+    assert list(ev) == []
     assert calls == [(2, 1, t0), (2, 0, (t0 + 150) % WRAP), (2, 1, (t0 + 300) % WRAP), (1, 1, (t0 + 370) % WRAP)]
     assert t0 + 370 > WRAP  # crossed the wrap point
 
@@ -242,10 +293,10 @@ def test_ring_overflow_resyncs_to_pin_levels(hw):
         clock.advance_us(100)
     machine.press(up)
     assert btn.overflows > 0
-    btn.poll()
+    ev = list(btn.poll()[0])
     clock.advance_ms(25)
-    ev, _ = btn.poll()
-    assert (B.PRESS, B.UP) in ev and btn.held(B.UP)
+    ev += btn.poll()[0]
+    assert ev.count((B.PRESS, B.UP)) == 1 and btn.held(B.UP)
     machine.release(up)
     clock.advance_ms(25)
     ev, _ = btn.poll()

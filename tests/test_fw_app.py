@@ -21,27 +21,42 @@ def test_the_screen_dims_then_sleeps_and_a_press_only_wakes_it(tmp_path):
     assert dev.game.state()["deck"] == 51
 
 
-def test_a_press_on_a_dimmed_screen_only_brightens_it(tmp_path):
+def test_a_press_on_a_dimmed_screen_acts_and_brightens_it(tmp_path):
     dev = new_device(tmp_path)
     open_stack31(dev)
     dev.step((dev.app.settings.get("dim_s") + 1) * 1000)
     assert dev.app.dimmed and not dev.app.asleep
-    dev.press("OK")  # brightens, does not draw a card
+    dev.press("OK")  # brightens and draws a card: a dimmed screen is still read
     assert not dev.app.dimmed and dev.emu.contrast == dev.app.settings.contrast()
-    assert dev.game.state()["deck"] == 52
-    dev.press("OK")  # now it acts
     assert dev.game.state()["deck"] == 51
 
 
-def test_a_held_arrow_that_brightens_the_screen_does_not_repeat(tmp_path):
+def test_a_held_arrow_that_wakes_the_screen_does_not_repeat(tmp_path):
+    dev = new_device(tmp_path)
+    open_stack31(dev)
+    choice = dev.app.screen.choice
+    dev.step((dev.app.settings.get("sleep_s") + 1) * 1000)
+    assert dev.app.asleep
+    dev.press("RIGHT", hold_ms=1500)  # held long enough to repeat: all of it swallowed
+    assert dev.app.screen.choice == choice and not dev.app.asleep
+    dev.press("RIGHT")
+    assert dev.app.screen.choice != choice
+
+
+def test_a_held_arrow_on_a_dimmed_screen_moves_and_repeats(tmp_path):
     dev = new_device(tmp_path)
     open_stack31(dev)
     choice = dev.app.screen.choice
     dev.step((dev.app.settings.get("dim_s") + 1) * 1000)
-    dev.press("RIGHT", hold_ms=1500)  # held long enough to repeat: all of it swallowed
-    assert dev.app.screen.choice == choice and not dev.app.dimmed
-    dev.press("RIGHT")
-    assert dev.app.screen.choice != choice
+    assert dev.app.dimmed
+    dev.hold("RIGHT")
+    dev.step(20)
+    assert dev.app.screen.choice != choice  # at its first edge
+    moved = dev.app.screen.choice
+    dev.step(700)  # repeats
+    dev.let_go("RIGHT")
+    dev.step(60)
+    assert dev.app.screen.choice not in (choice, moved)
 
 
 def test_an_idle_screen_sends_nothing(tmp_path):
@@ -87,7 +102,8 @@ def test_a_damaged_journal_is_reported_and_set_aside(tmp_path):
     draw(dev)
     journal = tmp_path / "flash" / "game.txt"
     lines = journal.read_text().splitlines()
-    lines[2] = "P1 draw  #~0000"  # a bad checksum in the middle (after the header's end)
+    first = [i for i, line in enumerate(lines) if not line.startswith(("game", "#"))][0]
+    lines[first] = "P1 draw  #~0000"  # a bad checksum in the middle (after the header's end)
     journal.write_text("\n".join(lines) + "\n")
     again = new_device(tmp_path)
     assert again.shows("Journal damaged")
