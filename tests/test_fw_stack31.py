@@ -12,11 +12,13 @@ def test_home_menu_lists_the_games(tmp_path):
 def test_a_turn_in_one_press_and_the_screen_follows(tmp_path):
     dev = new_device(tmp_path)
     open_stack31(dev, 3)
-    assert dev.shows("<") and dev.shows("Draw") and dev.shows(">") and dev.shows("D52") and dev.shows("hand 0 0 0")
+    assert dev.shows("<") and dev.shows("Draw") and dev.shows(">") and dev.shows("D52")
+    assert dev.shows("P1's turn") and dev.shows("P1 0") and dev.shows("P3 0")
     dev.press("OK")  # draw is suggested: one press
     s = dev.game.state()
     assert s["deck"] == 51 and s["hands"] == [1, 0, 0] and s["to_move"] == 2
-    assert dev.shows("D51") and dev.shows("hand 1 0 0") and dev.shows("P2")
+    assert dev.shows("D51") and dev.shows("P1 1") and dev.shows("P2's turn")
+    assert dev.shows("P1 drew")  # the entry said, with the player's name
 
 
 def test_a_play_through_the_card_picker_shows_value_and_owner(tmp_path):
@@ -26,7 +28,7 @@ def test_a_play_through_the_card_picker_shows_value_and_owner(tmp_path):
     draw(dev)
     choose_action(dev, "Play")
     dev.press("OK")
-    assert dev.shows("Play a card")
+    assert dev.shows("P1: play")
     pick_card(dev, "KH")
     s = dev.game.state()
     assert s["piles"]["H"] == {"value": 31, "owner": 1, "conquered": True}
@@ -44,7 +46,7 @@ def test_the_picker_never_stands_on_a_card_that_cannot_be_played(tmp_path):
     choose_action(dev, "Play")
     dev.press("OK")
     picker = dev.app.screen
-    assert dev.shows("Play a card")
+    assert dev.shows("P2: play")
     # 9D was shown, a jack cannot go on a pile at 0: the picker skips them
     assert picker_route(picker, cards.parse("9D")) is None
     assert picker_route(picker, cards.parse("JS")) is None
@@ -54,7 +56,6 @@ def test_the_picker_never_stands_on_a_card_that_cannot_be_played(tmp_path):
         dev.press(name)
         seen.add(picker.card)
         assert picker.card != cards.parse("9D")
-        assert not dev.shows("already shown")
     board = dev.app.screens[-2]
     assert all(board.playable(c) for c in seen)
     dev.press("BACK")
@@ -80,11 +81,12 @@ def test_a_refused_entry_keeps_the_picker_open_with_the_reason(tmp_path):
     assert type(dev.app.screen).__name__ == "CardPickerScreen"  # still open, on 5C
     assert dev.app.screen.card == 2 * 13 + 4
     reason = dev.app.toast_text()
-    assert reason and "not saved" in " ".join(reason) and dev.shows("Play a card")
+    assert reason and "not saved" in " ".join(reason) and dev.shows("P1: play")
     del storage.append  # room again: OK takes the card shown
     dev.press("OK")
     assert dev.game.state()["piles"]["C"]["value"] == 5
-    assert dev.app.toast_text() is None  # the message left with the picker
+    # the refusal left with the picker; the board says the entry taken
+    assert dev.app.toast_text() == ["P1: 5\x03 on \x03 0->5"]
 
 
 def test_an_empty_hand_is_refused_before_any_picker(tmp_path):
@@ -108,10 +110,10 @@ def test_the_picker_opens_on_the_likely_card_never_on_a_shown_one(tmp_path):
     play(dev, "7H")
     dev.press("UP")  # UP on the board opens the picker on a card that takes a pile to 31
     picker = dev.app.screen
-    assert dev.shows("Play a card")
+    assert dev.shows("P2: play")
     assert picker.card != cards.parse("7H")
     assert picker.card == cards.parse("KD")  # a king on an empty pile
-    assert dev.shows("H  7")  # the piles' values at the side
+    assert dev.shows("\x01  7")  # the piles' values at the side
     dev.press("BACK")
     dev.press("DOWN")  # DOWN: a low card of the opposite suit
     assert dev.app.screen.card == cards.parse("5S")
@@ -137,7 +139,8 @@ def test_a_pile_at_21_opens_the_picker_on_the_ten_that_makes_31(tmp_path):
     choose_action(dev, "Play")
     dev.press("OK")
     # C is at 21: 10C makes 31 exactly
-    assert dev.app.screen.card == cards.parse("10C") and dev.shows("C 21")
+    assert dev.app.screen.card == cards.parse("10C") and dev.shows("\x03 21")
+    assert dev.shows("\x03 21 -> 31")  # the pile before and after, under the card
     dev.press("BACK")
 
 
@@ -166,7 +169,7 @@ def test_back_undoes_the_last_action(tmp_path):
     play(dev, "7C")
     assert dev.game.state()["piles"]["C"]["value"] == 7
     dev.press("BACK")
-    assert dev.shows("undone: play 7C")
+    assert dev.shows("undone: P1's play 7\x03")
     s = dev.game.state()
     assert s["piles"]["C"]["value"] == 0 and s["hands"] == [1, 1] and s["to_move"] == 1
 
@@ -190,7 +193,8 @@ def test_a_whole_game_to_the_winner_screen(tmp_path):
     dev.press("OK")  # yes
     s = dev.game.state()
     assert s["over"] and s["winners"] == [1] and s["disqualified"] == [2]
-    assert dev.shows("Game over") and dev.shows("Winner") and dev.shows_big("P1")
+    assert dev.shows("Game over") and dev.shows("wins with 1 pile") and dev.shows_big("P1")
+    assert dev.shows("P1 1") and dev.shows("P2 -")  # every player's piles; P2 is out
     dev.press("OK")
     assert dev.shows("Tabletop companion")
 
@@ -213,36 +217,51 @@ def test_a_long_game_played_out_to_the_end(tmp_path):
         turns += 1
         assert turns < 400
     assert dev_game.state()["deck"] == 0
-    assert dev.shows("Game over") and dev.shows("Tie")
+    assert dev.shows("Game over") and dev.shows_big("Tie") and dev.shows("P1 P2")
 
 
-def test_names_from_settings_show_with_the_seat(tmp_path):
+def test_names_from_settings_show_where_a_player_is_meant(tmp_path):
     dev = new_device(tmp_path)
-    dev.app.settings.set_name(1, "ANN")
+    for p, name in enumerate(("ANN", "BOB", "CY"), 1):
+        dev.app.settings.set_name(p, name)
     dev.app.settings.save()
-    open_stack31(dev)
-    assert dev.shows("P1 ANN")
+    open_stack31(dev, 3)
+    assert dev.shows("ANN's turn") and dev.shows("ANN 0") and dev.shows("BOB 0") and dev.shows("CY  0")
+    draw(dev)
+    assert dev.shows("ANN drew") and dev.shows("BOB's turn")
+    draw(dev)
+    draw(dev)
+    dev.press("UP")
+    assert dev.shows("ANN: play")
+    pick_card(dev, "7H")
+    assert dev.shows("ANN: 7\x01 on \x01 0->7")  # said, with the pile before and after
+    assert dev.shows("ANN") and dev.shows("BOB's turn")  # the owner under the pile
+    choose_action(dev, "Disqualify")
+    dev.press("OK")
+    assert dev.shows("Disqualify BOB?")
+    dev.press("OK")
+    assert dev.shows("BOB disqualified") and dev.shows("BOB -")
 
 
 def test_a_message_never_covers_a_dialog_and_leaves_with_its_screen(tmp_path):
     dev = new_device(tmp_path)
     open_stack31(dev)
     draw(dev)
-    dev.press("BACK")  # undo: "undone: draw" on the board
-    assert dev.app.toast_text() == ["undone: draw"] and dev.shows("undone: draw")
+    dev.press("BACK")  # undo: "undone: P1's draw" on the board
+    assert dev.app.toast_text() == ["undone: P1's draw"] and dev.shows("undone: P1's draw")
     choose_action(dev, "Disqualify")
     dev.press("OK")  # the dialog: the message is gone, the prompt in full
     assert dev.shows("Disqualify P1?") and dev.shows("OK: yes") and dev.shows("BACK: no")
-    assert dev.app.toast_text() is None and not dev.shows("undone: draw")
+    assert dev.app.toast_text() is None and not dev.shows("undone: P1's draw")
     dev.press("OK")  # yes: P1 out
     assert dev.game.state()["disqualified"] == [1]
     dev.press("BACK")  # undo the dq
-    assert dev.shows("undone: dq")
+    assert dev.shows("undone: P1's dq")
     choose_action(dev, "Disqualify")
     dev.press("OK")  # disqualify again
-    assert dev.shows("Disqualify P1?") and not dev.shows("undone: dq")
+    assert dev.shows("Disqualify P1?") and not dev.shows("undone: P1's dq")
     dev.press("OK")
-    assert not dev.shows("undone: dq") and dev.game.over
+    assert not dev.shows("undone: P1's dq") and dev.game.over
 
 
 def _bench_draw():
@@ -252,22 +271,30 @@ def _bench_draw():
     return runpy.run_path(os.path.join(root, "tools", "bench_draw"))
 
 
-def test_every_action_line_and_picker_step_costs_at_most_64_i2c_bytes():
-    """Issue 12: a press that changes one value on the same screen sends at most 64
-    bytes. tools/bench_draw's sweep (the emulated panel's counters): LEFT/RIGHT from
-    every action both ways, every arrow from every card of three pickers."""
+def test_what_an_action_line_or_picker_step_costs_on_the_bus():
+    """Issue 12 asked at most 64 bytes for a press that changes one value on the same
+    screen; issue 18 puts the player's view first: the picker now shows the pile
+    before and after under the card and says why a card it skips is not offered, and
+    the board says every entry over the action line. tools/bench_draw's sweep (the
+    emulated panel's counters): LEFT/RIGHT from every action both ways, every arrow
+    from every card of three pickers. Most steps still cost at most 64 bytes; a step
+    that takes a message away (the board) or shows or clears a reason (the picker)
+    redraws that line too."""
     costs = _bench_draw()["stack31_step_costs"]()
     assert len(costs["action line"]) == 24
     assert len(costs["picker UP/DOWN"]) > 200 and len(costs["picker LEFT/RIGHT"]) > 200
     for kind, values in costs.items():
-        assert max(values) <= 64, (kind, max(values))
+        values = sorted(values)
+        assert values[len(values) // 2] <= 72, (kind, values[len(values) // 2])
+        assert values[-1] <= 320, (kind, values[-1])
         assert sum(values) > 0, kind  # the steps did draw something
+    assert sorted(costs["action line"])[-2] <= 64  # all but the one that ends a message
 
 
-def test_a_picker_step_sends_one_narrow_window(tmp_path):
-    """Where the bytes go: a rank step (10 -> 9: the whole rank field) and a suit step
-    that also changes the rank send one window over the card's two pages, no wider than
-    24 columns (7 bytes of window, then 1 + 24 a page), and nothing else."""
+def test_a_picker_step_sends_the_card_and_the_preview_digits(tmp_path):
+    """Where the bytes go: a rank step sends the card's rank field and the preview's
+    last digits (the preview keeps its columns); 10 -> 9 the whole rank field; a step
+    that shows why the card asked for is not offered also sends that line."""
     from core import cards
     dev = new_device(tmp_path)
     open_stack31(dev)
@@ -276,17 +303,24 @@ def test_a_picker_step_sends_one_narrow_window(tmp_path):
     play(dev, "KH")  # hearts at 31: a ten cannot go there, a jack can
     dev.press("UP")
     picker = dev.app.screen
-    pick_card(dev, "10S", ok=False)
+    pick_card(dev, "9S", ok=False)
+    dev.press("UP")
+    assert picker.card == cards.parse("10S") and picker.note is None
     dev.emu.reset_counters()
     dev.press("DOWN")
     assert picker.card == cards.parse("9S")
-    assert 0 < dev.emu.total.bytes <= 7 + 2 * (1 + 24)
+    assert 0 < dev.emu.total.bytes <= 7 + 2 * (1 + 24) + 7 + 2 * (1 + 8)
+    dev.emu.reset_counters()
+    dev.press("DOWN")
+    assert picker.card == cards.parse("8S") and dev.shows("\x04  0 ->  8")
+    assert 0 < dev.emu.total.bytes <= 64
     pick_card(dev, "10S", ok=False)
     dev.emu.reset_counters()
     dev.press("RIGHT")  # 10H cannot be played: the next suit on its nearest rank
     assert cards.suit(picker.card) == 0 and cards.rank(picker.card) != 10
-    assert 0 < dev.emu.total.bytes <= 7 + 2 * (1 + 24)
-    assert dev.shows("H 31") and dev.shows("S  0")  # the piles stay at the side
+    assert dev.shows("10\x01 would pass 31")
+    assert 0 < dev.emu.total.bytes <= 320
+    assert dev.shows("\x01 31") and dev.shows("\x04  0")  # the piles stay at the side
 
 
 def test_the_action_line_names_every_action_within_its_ring(tmp_path):
