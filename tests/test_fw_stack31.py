@@ -333,3 +333,57 @@ def test_the_action_line_names_every_action_within_its_ring(tmp_path):
         assert dev.shows(label), label
     dev.press("RIGHT")  # round from Disqualify to Draw
     assert LABELS[dev.app.screen.choice] == "Draw" and dev.shows("Draw")
+
+
+def test_a_suit_step_keeps_the_rank_or_says_why_it_cannot(tmp_path):
+    """KS then LEFT gives KC when KC can be taken; once KC was played (issue 18's
+    case: KS, LEFT gave QC) the picker moves on and says why, never silently."""
+    from core import cards
+    dev = new_device(tmp_path)
+    open_stack31(dev)
+    for _ in range(4):
+        draw(dev)
+    dev.press("UP")
+    picker = dev.app.screen
+    pick_card(dev, "KS", ok=False)
+    dev.press("LEFT")
+    assert picker.card == cards.parse("KC") and picker.note is None
+    dev.press("BACK")
+    play(dev, "KC")  # shown, and clubs at 31
+    dev.press("UP")
+    picker = dev.app.screen
+    pick_card(dev, "KS", ok=False)
+    dev.press("LEFT")
+    assert cards.suit(picker.card) == 2 and cards.rank(picker.card) != cards.KING
+    assert dev.shows("K\x03 already shown")
+    dev.press("UP")  # a step that lands where it asked: the reason goes
+    assert picker.note is None and dev.shows("<> suit  ^v rank")
+
+
+def test_a_step_toward_a_shown_or_passing_card_says_why(tmp_path):
+    from core import cards
+    dev = new_device(tmp_path)
+    open_stack31(dev)
+    for _ in range(6):
+        draw(dev)
+    play(dev, "9H")
+    play(dev, "8H")
+    play(dev, "7H")  # hearts at 24: 8, 9 and 10 would pass 31; 7, 8 and 9 were shown
+    dev.press("UP")
+    picker = dev.app.screen
+    pick_card(dev, "6H", ok=False)
+    dev.press("UP")  # 7H shown, 8H too: on to the jack
+    assert picker.card == cards.parse("JH") and dev.shows("7\x01 already shown")
+    assert dev.shows("\x01 24 -> 23")  # the pile before and after
+    pick_card(dev, "2H", ok=False)
+    dev.press("DOWN")  # the ace, which can be taken: no reason
+    assert picker.card == cards.parse("AH") and picker.note is None
+    dev.press("BACK")
+    for _ in range(2):
+        draw(dev)
+    play(dev, "6H")  # hearts at 30: only the ace, J and Q can go there
+    dev.press("UP")
+    picker = dev.app.screen
+    pick_card(dev, "AH", ok=False)
+    dev.press("UP")
+    assert dev.shows("2\x01 would pass 31") and picker.card == cards.parse("JH")
