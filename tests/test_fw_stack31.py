@@ -356,7 +356,7 @@ def test_a_suit_step_keeps_the_rank_or_says_why_it_cannot(tmp_path):
     dev.press("LEFT")
     assert cards.suit(picker.card) == 2 and cards.rank(picker.card) != cards.KING
     assert dev.shows("K\x03 already shown")
-    dev.press("UP")  # a step that lands where it asked: the reason goes
+    dev.press("DOWN")  # a step that lands where it asked (JC): the reason goes
     assert picker.note is None and dev.shows("<> suit  ^v rank")
 
 
