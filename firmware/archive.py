@@ -13,8 +13,8 @@ Index lines (tokens separated by one space, then the seal):
     00005 stack31 3 end 4096 88 2 1,2,1 z=2214:77b10e05 p=H2:31.D3:31.C2:24.S1:31
     00006 stress 2 bad 4096 4 - - z=2100:5e0c1d2a d=48
 
-    header   rows: CRC-32 (hex) of every byte after the header line; files: the XOR of
-             CRC-32("seq size") over the rows (firmware/archive_read.py: what History
+    header   rows: CRC-32 (hex) of every byte after the header line; files: the XOR
+             over the rows of a CRC-32 of each one's number and size (firmware/archive_read.py: what History
              checks against the listing each time it opens). Version 1 headers (no
              digests) are read, and mended to version 2 at the next History.
     seq game players status cost moves winners scores, then tokens by prefix:

@@ -63,8 +63,9 @@ def reread(arch, seq, kit):
 
 
 def _rows_that_read(st):
-    """{seq: (offset, size, moves, damaged, cost, game, players)} of the first row of each game whose seal
-    and fields read, and (rows out of order, rows twice, lines that do not read)."""
+    """{seq: offset} of the first row of each game whose seal and fields read, and
+    (rows out of order, rows twice, lines that do not read). Only ints are kept: the
+    rows are read again where needed (heap: a board mends in what History has)."""
     found = {}
     order = twice = bad = 0
     last = 0
@@ -85,34 +86,49 @@ def _rows_that_read(st):
                 text = unseal(raw)
                 if text is None:
                     continue
-                r = Row(text)
+                seq = Row(text).seq
             except (Damaged, ValueError, IndexError):
                 bad += 1
                 continue
-            if r.seq in found:
+            if seq in found:
                 twice += 1
                 continue
-            if r.seq < last:
+            if seq < last:
                 order += 1
-            last = max(last, r.seq)
-            found[r.seq] = (here, r.size, r.moves, r.status == "bad", r.cost, r.game, r.players)
+            last = max(last, seq)
+            found[seq] = here
     finally:
         f.close()
     return found, order, twice, bad
 
 
+def _row_at(st, name, off):
+    """(sealed bytes, Row) of the line at off in file `name`."""
+    f = st.open_read(name)
+    try:
+        f.seek(off)
+        raw = f.readline(ROW_MAX + 1)
+    finally:
+        f.close()
+    return raw, Row(unseal(raw))
+
+
+ADD = INDEX + ".add"  # the rows made anew, until the index is written (heap: not a list)
+
+
 def mend(arch, kit, force=None):
     """The index made to agree with the files, from both: each transcript keeps its row
-    when that row reads and names the file as it is (same size; `force` excepted);
-    any other is replayed (re-read; one that does not replay to its end is listed as
-    damaged, never with a made-up result); a row whose file is gone goes (missing);
-    rows in the numbers' order, each once. A power cut's leftovers are finished
-    without a word, as before: a transcript renamed in but not indexed (numbers from
-    `next` on) is indexed, transcripts older than `first` (a drop cut short) go.
-    Returns what to say (what was mended), or None."""
+    when that row reads and names the file as it is (same size; `force` excepted: a
+    seq, or -1 for all); any other is replayed (re-read; one that does not replay to
+    its end is listed as damaged, never with a made-up result); a row whose file is
+    gone goes (missing); rows in the numbers' order, each once. A power cut's
+    leftovers are finished without a word, as before: a transcript renamed in but not
+    indexed (numbers from `next` on) is indexed, transcripts older than `first` (a
+    drop cut short) go. Returns what to say (what was mended), or None."""
     summarize, row_text, file_sum, write_rows = kit
     st = arch.st
     st.recover(INDEX)
+    st.remove(ADD)
     had = st.exists(INDEX)
     h = None
     if had:
@@ -122,39 +138,37 @@ def mend(arch, kit, force=None):
             h = None
     torn = had and h is None  # the header does not read
     found, order, twice, bad = _rows_that_read(st) if had else ({}, 0, 0, 0)
-    seqs = []
-    for name in st.listdir():
-        s = seq_of(name)
-        if s is not None:
-            seqs.append(s)
-    seqs.sort()
+    seqs = arch.seqs()
     nxt = max(h[0] if h else 1, (seqs[-1] + 1) if seqs else 1)
     if force is None and h is not None and h[4] is not None and not (order or twice or bad):
         n = 0
         for s in seqs:
-            if s in found and (found[s][1] < 0 or found[s][1] == st.size(name_of(s))):
+            if s in found and _row_at(st, INDEX, found[s])[1].size in (-1, st.size(name_of(s))):
                 n += 1
         if n == len(seqs) == len(found) and _rows_crc(st) != h[4]:
             force = -1  # every row reads and names its file, yet they are not what was
             # written (a row sealed anew, or a seal that failed to see damage): re-read all
     reread_n = damaged = total = 0
-    texts = {}  # seq -> sealed row bytes made anew
+    added = {}  # seq -> offset of its new row in ADD
     keep = []
     for s in seqs:
         name = name_of(s)
-        old = found.get(s)
-        if h is not None and s < h[1] and old is None:
+        off = found.get(s)
+        if h is not None and s < h[1] and off is None:
             st.remove(name)  # a drop cut short: it was going
             continue
+        old = _row_at(st, INDEX, off)[1] if off is not None else None
         size = st.size(name)
-        if old is not None and s != force and force != -1 and (old[1] < 0 or old[1] == size):
+        if old is not None and s != force and force != -1 and old.size in (-1, size):
             keep.append(s)
-            total += old[4]
-            if old[1] < 0:  # a version 1 row: its size and CRC added
-                raw = _read_row(st, old[0])
+            total += old.cost
+            if old.size < 0:  # a version 1 row: its size and CRC added
+                raw = _row_at(st, INDEX, off)[0]
                 sz, crc = file_sum(st, name)
-                texts[s] = jr.seal_bytes(unseal(raw) + " z=%d:%08x" % (sz, crc))
+                added[s] = st.size(ADD)
+                st.append(ADD, jr.seal_bytes(unseal(raw) + " z=%d:%08x" % (sz, crc)))
             continue
+        gc.collect()
         summary = summarize(st, name, True)
         gc.collect()
         fresh = h is not None and s >= h[0] and old is None  # a keep cut short
@@ -162,17 +176,20 @@ def mend(arch, kit, force=None):
             st.remove(name)  # never a game (no action): only a cut keep leaves one
             continue
         of = summary[8]
-        if old is not None and not old[3] and old[5] == summary[0] and old[6] == summary[1] \
-                and (of is not None or summary[2] < old[2]):
+        if old is not None and old.status != "bad" and old.game == summary[0] and \
+                old.players == summary[1] and (of is not None or summary[2] < old.moves):
             # the game it was, shorter or damaged: of the moves it had when kept
-            summary = summary[:3] + (False, [], [], "", summary[7], max(old[2], of or 0))
+            summary = summary[:3] + (False, [], [], "", summary[7], max(old.moves, of or 0))
             of = summary[8]
+        old = None
         if of is not None:
             damaged += 1
         if not fresh:
             reread_n += 1
         sz, crc = file_sum(st, name)
-        texts[s] = jr.seal_bytes(row_text(s, None, arch.cost(sz), summary, sz, crc))
+        added[s] = st.size(ADD)
+        st.append(ADD, jr.seal_bytes(row_text(s, None, arch.cost(sz), summary, sz, crc)))
+        summary = None
         keep.append(s)
         total += arch.cost(sz)
     missing = 0
@@ -183,18 +200,23 @@ def mend(arch, kit, force=None):
 
     def source():
         f = st.open_read(INDEX) if had else None
+        g = st.open_read(ADD) if added else None
         try:
             for s in keep:
-                raw = texts.get(s)
-                if raw is None:
-                    f.seek(found[s][0])
-                    raw = f.readline(ROW_MAX + 1)
-                yield raw
+                if s in added:
+                    g.seek(added[s])
+                    yield g.readline(ROW_MAX + 1)
+                else:
+                    f.seek(found[s])
+                    yield f.readline(ROW_MAX + 1)
         finally:
             if f is not None:
                 f.close()
+            if g is not None:
+                g.close()
     h = write_rows(st, [nxt, first, len(keep), total], source)
-    texts = found = None
+    st.remove(ADD)
+    added = found = keep = None
     said = None
     k, freed = arch._plan_drops(h, 0, arch.root.free())
     if k:
@@ -207,7 +229,8 @@ def mend(arch, kit, force=None):
         arch._drop_files(was, h[1])
         said = "Archive full: %d oldest game%s dropped" % (k, "" if k == 1 else "s")
     if not had and seqs:
-        words = "Archive index lost: rebuilt (%d game%s" % (len(keep), "" if len(keep) == 1 else "s")
+        n = h[2]
+        words = "Archive index lost: rebuilt (%d game%s" % (n, "" if n == 1 else "s")
         return _join(said, words + (", %d damaged)" % damaged if damaged else ")"))
     words = None
     if reread_n:
@@ -235,14 +258,5 @@ def _rows_crc(st):
     try:
         f.readline(ROW_MAX + 1)
         return crc_of(f)
-    finally:
-        f.close()
-
-
-def _read_row(st, off):
-    f = st.open_read(INDEX)
-    try:
-        f.seek(off)
-        return f.readline(ROW_MAX + 1)
     finally:
         f.close()

@@ -14,7 +14,7 @@ The index and the files are checked against each other each time History opens, 
 the price of one directory listing and one C-speed CRC-32 over the index: its header
 holds the CRC-32 of every byte after it (`rows`: each row there, in its order, none
 cut, none duplicated) and a digest of the transcripts the rows name (`files`: the XOR
-of the CRC-32 of "seq size" per row), which the listing must give back, with as many
+of the CRC-32 of each row's number and size), which the listing must give back, with as many
 transcripts as rows. Only when either disagrees is anything else read (the mend,
 firmware/archive_fix.py). A transcript changed in place at the same size is found
 when its game is opened (`file_sound`: its CRC-32 against the row's).
@@ -115,18 +115,37 @@ def parse_header(text):
         raise Damaged("header")
 
 
+_D = bytearray(8)
+
+
 def file_digest(seq, size):
-    """One transcript's part of the header's `files` digest (XORed together)."""
-    return crc32(("%d %d" % (seq, size)).encode())
+    """One transcript's part of the header's `files` digest (XORed together): the
+    CRC-32 of its number and size (4 bytes each, little end first), 30 bits (a small
+    int on a board: no allocation)."""
+    d = _D
+    for i in range(4):
+        d[i] = (seq >> (8 * i)) & 255
+        d[4 + i] = (size >> (8 * i)) & 255
+    return crc32(d) & 0x3FFFFFFF
 
 
 def crc_of(f, crc=0):
-    """CRC-32 of the rest of an open file, 512 bytes at a time (C speed)."""
+    """CRC-32 of the rest of an open file, 512 bytes at a time (C speed), read into
+    one buffer."""
+    into = getattr(f, "readinto", None)
+    if into is None:  # a file object without it (host_sim's flaky flash)
+        while True:
+            chunk = f.read(512)
+            if not chunk:
+                return crc
+            crc = crc32(chunk, crc)
+    buf = bytearray(512)
+    mv = memoryview(buf)
     while True:
-        chunk = f.read(512)
-        if not chunk:
+        n = into(buf)
+        if not n:
             return crc
-        crc = crc32(chunk, crc)
+        crc = crc32(mv[:n], crc)
 
 
 def unquote(s):
@@ -290,6 +309,22 @@ class Index:
                     n += 1
                     x ^= file_digest(s, self.st.size(name))
         return n, x
+
+    def seqs(self):
+        """The numbers of the transcripts in the folder, sorted (ints only)."""
+        out = []
+        fs = self.root.fs
+        il = None
+        if isinstance(fs, OsFS):
+            import os
+            il = getattr(os, "ilistdir", None)
+        names = il(self.st.root) if il is not None else self.st.listdir()
+        for e in names:
+            s = seq_of(e if isinstance(e, str) else e[0])
+            if s is not None:
+                out.append(s)
+        out.sort()
+        return out
 
     def sound(self):
         """True when the index and the files agree (module docstring): no write cut
