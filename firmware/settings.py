@@ -121,7 +121,10 @@ class Settings:
         if key == "names":
             return list(v)
         if key == "rules":
-            return dict((g, dict(v[g])) for g in v)
+            # nothing of get() inside the generator: on MicroPython a name it used would
+            # be a closure cell, allocated at every call of get (an idle loop reads
+            # dim_s and sleep_s at every turn)
+            return dict((g, dict(r)) for g, r in v.items())
         return v
 
     def name(self, i):
