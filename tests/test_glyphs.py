@@ -149,3 +149,15 @@ def test_the_undo_message_shows_the_card_with_its_pip(tmp_path):
         dev.app.session.push((None, DRAW))
         dev.app.screen._suggest()
         dev.step(3000)
+
+
+def test_the_font_modules_are_made_from_their_drawings():
+    """firmware/font6x8.py, digits.py and pips.py are what tools/make_fonts makes of
+    tools/fonts/ (the drawings are the source; nobody edits the bytes by hand)."""
+    import os
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, os.path.join(root, "tools", "make_fonts"), "--check"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
