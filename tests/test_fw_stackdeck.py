@@ -85,7 +85,10 @@ def open_stackdeck(dev, players=2):
 
 
 def to_row(dev, name):
-    """Scoreboard -> round sheet; the cursor on the player's row (DOWN only)."""
+    """Scoreboard -> round sheet; the cursor on the player's row (DOWN only). From the
+    next player's counters (opened by a save) BACK first."""
+    while kind(dev) == "CountsScreen":
+        dev.press("BACK")
     if kind(dev) == "StackDeckScreen":
         dev.press("OK")
     screen = dev.app.screen
@@ -244,9 +247,10 @@ def test_a_whole_match_from_the_home_menu_to_the_final_standings(tmp_path):
 
 
 def test_a_round_by_counters_flows_down_the_sheet(tmp_path):
-    """OK on a player opens the counters (on zero in a new round); OK saves, and the
-    cursor is on the next player: "two pairs and a run" is 6 presses, a zero round 1
-    press on the counters (no line: nothing in front of the player scores 0)."""
+    """OK on a player opens the counters (on zero in a new round); OK saves and opens
+    the next player's: "two pairs and a run" is 5 presses there (6 from the sheet), a
+    zero round 1 press (no line: nothing in front of the player scores 0); after the
+    last player the sheet is on End round."""
     dev = new_device(tmp_path)
     set_name(dev, 1, "ANN")
     open_stackdeck(dev, 3)
@@ -254,17 +258,23 @@ def test_a_round_by_counters_flows_down_the_sheet(tmp_path):
     sheet = dev.app.screen
     presses = ("OK", "RIGHT", "RIGHT", "DOWN", "RIGHT", "OK")
     dev.presses(*presses)
-    assert len(presses) == 6 and dev.app.screen is sheet
-    assert dev.game.entries(1) == ["P1 counts 2 0 1 0 0 0"]
-    assert shows_words(dev, "ANN: 2 pairs, 1 run +20")
-    assert sheet.menu.index == 1  # on P2
-    dev.press("OK")  # P2's counters, all zero
-    assert dev.app.screen.counts == [0] * 6
+    assert len(presses) == 6 and dev.game.entries(1) == ["P1 counts 2 0 1 0 0 0"]
+    counters = dev.app.screen
+    assert kind(dev) == "CountsScreen" and counters.p == 2 and counters.counts == [0] * 6
+    assert dev.shows("P2 counts") and dev.shows("ANN 2 pairs 1 run +20")
     dev.press("OK")  # a zero round: no line, on to P3
-    assert dev.game.entries(1) == ["P1 counts 2 0 1 0 0 0"] and sheet.menu.index == 2
-    assert shows_words(dev, "P2: nothing 0")
-    # the message never covers the row the cursor is on
-    assert dev.shows("P3 0") and dev.shows("ANN +20")
+    assert dev.game.entries(1) == ["P1 counts 2 0 1 0 0 0"] and dev.app.screen.p == 3
+    assert dev.shows("P2: nothing 0")
+    dev.presses("UP", "RIGHT", "OK")  # UP from Pairs: the one-colour pairs
+    assert dev.game.entries(1)[-1] == "P3 counts 0 1 0 0 0 0"
+    assert dev.app.screen is sheet and sheet.entries[sheet.menu.index][0] == "End round"
+    assert shows_words(dev, "P3: 1 1col pair +10")
+    # BACK on a player's counters, unchanged: the sheet, on that player
+    dev.presses("DOWN", "OK", "OK")  # ANN's counters (as entered), saved as they are
+    assert kind(dev) == "CountsScreen" and dev.app.screen.p == 2
+    dev.press("BACK")
+    assert dev.app.screen is sheet and sheet.menu.index == 1
+    assert dev.game.entries(1) == ["P1 counts 2 0 1 0 0 0", "P3 counts 0 1 0 0 0 0"]
 
 
 def test_the_counters_open_on_the_players_counts_and_edit_them_in_place(tmp_path):
@@ -305,7 +315,7 @@ def test_back_on_changed_counters_asks_save_or_discard(tmp_path):
     dev.press("OK")
     dev.press("RIGHT")
     dev.press("BACK")
-    dev.press("OK")  # save
+    dev.press("OK")  # save, and back (no next player: BACK was to leave)
     assert kind(dev) == "SheetScreen" and dev.game.entries(1) == ["P1 counts 1 0 0 0 0 0"]
     dev.press("OK")  # P2 now
     dev.press("BACK")  # unchanged: leaves without asking
@@ -456,7 +466,7 @@ def test_an_edit_of_an_earlier_round_asks_first_and_survives_a_restart(tmp_path)
     to_row(dev, "P2")
     dev.press("OK")
     set_counters(dev, [1, 0, 0, 0, 0, 0])
-    assert kind(dev) == "Ask" and shows_words(dev, "Save P2, round 1: 1 pair?")
+    assert kind(dev) == "Ask" and shows_words(dev, "Save P2, round 1: 1 pair +5?")
     assert dev.game.totals() == [10, 0]
     dev.press("OK")
     assert dev.game.totals() == [10, 5] and kind(dev) == "SheetScreen"

@@ -1,20 +1,24 @@
 """Stack the Deck: a player's round as six counters (the `counts` line, STD-34).
 
-    ANN counts
-      Pairs     2             the counters, in the order a player reads the
-      Runs      1             table: pairs, runs, unturned stacks, then the rarer
-      Unturned  0      +20    one-colour pairs and runs and the wilds standing in
-      1col pairs 0            unturned stacks; the round's points large at the right
-      1col runs 0
-      W unturned 0
+    BOB counts
+    Pairs  2   1col 0        a grid: the kinds in rows, the plain count on the
+    Runs   1   1col 0        left and the one-colour count (the wilds standing in
+    Untrn  0   wild 0        unturned stacks) on the right
+           +20               the round's points, large
+    ANN: 2 pairs +10         what was saved for the player before (or OK: save)
 
-It opens on the player's round as entered so far: their counts, and what the checker
-found in the stacks entered card by card (those set the lowest a counter can go:
-they stay as entered). UP/DOWN go round the six counters, LEFT/RIGHT change the
-selected one (held: they run). OK saves: a new counts line, or the player's counts
-lines replaced by one (Session.rewrite); an unchanged sheet (a zero round: nothing
-in front of the player) needs no line. Back on the round sheet the cursor is on the
-next player. Editing an ended round, OK asks before it saves. BACK with changes asks
+UP/DOWN go round the six counters: down the left column, then up the right one (UP
+on Pairs is the one-colour pairs beside it), LEFT/RIGHT change the selected one
+(held: they run). It opens on the player's round as entered so far: their counts,
+and what the checker found in the stacks entered card by card (those set the lowest
+a counter can go: they stay as entered).
+
+OK saves: a new counts line, or the player's counts lines replaced by one
+(Session.rewrite); an unchanged sheet (a zero round: nothing in front of the player)
+needs no line. Opened from the sheet of the open round, OK then opens the next
+player's counters (the table flows: a zero round is one press; the bottom line says
+what was saved, in words with the name), and after the last player the sheet is back
+on End round. Editing an ended round, OK asks before it saves. BACK with changes asks
 "Save changes?" (OK saves, BACK discards), a long BACK goes home.
 """
 
@@ -25,17 +29,18 @@ from firmware import ui
 from firmware.screen import Screen, is_step
 from firmware.screens.stackdeck import view as v
 
-# the counters top to bottom (indexes of the counts line): pairs, runs, unturned,
-# one-colour pairs, one-colour runs, wilds; UP from the top goes to the bottom
-ORDER = (0, 2, 4, 1, 3, 5)
+# the ring of counters (indexes of the counts line): down the left column (pairs,
+# runs, unturned), then up the right one (wilds, one-colour runs, one-colour pairs)
+ORDER = (0, 2, 4, 5, 3, 1)
 
 
 class CountsScreen(Screen):
-    def __init__(self, app, target, p, sheet=None):
+    def __init__(self, app, target, p, sheet=None, said="OK: save"):
         Screen.__init__(self, app)
         self.target = target
         self.p = p
         self.sheet = sheet  # the round sheet it was opened from: the next player after
+        self.said = said  # the bottom line: what was saved for the player before
         floor = [0] * FIELDS  # what the checker found: the named stacks as counts
         counts = [0] * FIELDS
         for _, a in target.actions(p):
@@ -68,7 +73,7 @@ class CountsScreen(Screen):
             return
         elif button == b.BACK and kind == b.SHORT and self.counts != self.start:
             from firmware.screens.stackdeck.ask import Ask
-            self.app.push(Ask(self.app, "Save changes?", lambda: self.save(True),
+            self.app.push(Ask(self.app, "Save changes?", lambda: self.save(True, False),
                               self.app.pop, "OK: save", "BACK: discard"))
             return
         else:
@@ -76,8 +81,9 @@ class CountsScreen(Screen):
             return
         self.app.redraw()
 
-    def save(self, sure):
-        """Write the counters (sure: asked, or a live round), then back."""
+    def save(self, sure, chain=True):
+        """Write the counters (sure: asked, or a live round), then the next player's
+        counters (chain, from the sheet of the open round) or back."""
         t = self.target
         app = self.app
         name = v.name(app, self.p)
@@ -104,40 +110,43 @@ class CountsScreen(Screen):
                 app.refuse(e.reason)
                 return
             app.beep()
+        text = "%s: %s %s" % (name, words(self.counts), v.signed(t.scores()[self.p - 1]))
         sheet = self.sheet
         if sheet is not None:  # the table flows: the next player's row
             sheet.menu.index = self.p
+            if chain and t.live and self.p < t.game.players:  # and their counters
+                if len(text) > ui.COLS:  # one line: the words closer, or the points
+                    text = text.replace(":", "").replace(",", "")
+                if len(text) > ui.COLS:
+                    text = "%s %s saved" % (name, v.signed(t.scores()[self.p - 1]))
+                app.replace(CountsScreen(app, t, self.p + 1, sheet, text))
+                return
         app.pop()
-        app.toast("%s: %s %s" % (name, words(self.counts),
-                                 v.signed(t.scores()[self.p - 1])))
+        app.toast(text)
 
     def draw(self, fb):
         ui.bar(fb, "%s counts" % v.name(self.app, self.p))
-        for row in range(FIELDS):
-            i = ORDER[row]
-            y = 8 + row * 8
-            ui.text(fb, ("Pairs", "Runs", "Unturned", "1col pairs", "1col runs",
-                         "W unturned")[row], 0, y)
+        for pos in range(FIELDS):
+            i = ORDER[pos]
+            x = 0 if pos < 3 else 60
+            y = 10 + 9 * (pos if pos < 3 else 5 - pos)
+            ui.text(fb, ("Pairs", "Runs", "Untrn", "wild", "1col", "1col")[pos], x, y)
             text = "%d" % self.counts[i]
-            if row == self.pos:
-                fb.fill_rect(64, y, 18, 8, 1)
-                ui.text(fb, text, 66, y, 0)
+            if pos == self.pos:
+                fb.fill_rect(x + 34, y - 1, 16, 9, 1)
+                ui.text(fb, text, x + 36, y, 0)
             else:
-                ui.text(fb, text, 66, y)
-        total = v.signed(points(self.counts))
-        if ui.big_width(total, 2) <= ui.W - 86:
-            ui.big(fb, total, ui.W - ui.big_width(total, 2) - 1, 24, 2)
-        else:  # a 4-glyph total: small, clear of the counters
-            ui.right(fb, total, 28)
-        ui.text(fb, "OK: save", 0, 56)
+                ui.text(fb, text, x + 36, y)
+        ui.big_center(fb, v.signed(points(self.counts)), 38, 2)
+        ui.center(fb, self.said, 56)
 
 
 def words(counts, most=29):
     """'2 pairs, 1 run', 'nothing': the counters in words (at most `most`
     characters: 29 so that 'NAME: words +NN' fits a message of two lines)."""
     parts = []
-    for i in range(FIELDS):
-        n = counts[ORDER[i]]
+    for i in range(FIELDS):  # pairs, runs, unturned, 1col pairs, 1col runs, W
+        n = counts[(0, 2, 4, 1, 3, 5)[i]]
         if n:
             parts.append("%d %s%s" % (n, ("pair", "run", "unturned", "1col pair",
                                           "1col run", "W")[i],

@@ -26,11 +26,24 @@ One module (it was three): they are always open together, and each module costs
 its own dict and names in the heap.
 """
 
+import sys
+
 from core.errors import IllegalAction
 from firmware import buttons as b
 from firmware import ui
+from firmware.modules import forget_module
 from firmware.screen import MenuScreen
 from firmware.screens.stackdeck import view as v
+
+
+def let_go():
+    """Back on the sheet or a player's page: the counters and the checker let their
+    modules go (on a board their code would stay in the heap beside the other's: the
+    Stack the Deck session runs at the 160 KB goal); they are loaded again when next
+    opened, and their names were interned once."""
+    if sys.implementation.name == "micropython":
+        for name in ("counts", "stack", "ask"):
+            forget_module("firmware.screens.stackdeck." + name)
 
 
 class RoundTarget:
@@ -106,6 +119,7 @@ class SheetScreen(MenuScreen):
             self.title = "Edit R%d" % target.r
 
     def enter(self):
+        let_go()
         t = self.target
         g = t.game
         scores = t.scores()
@@ -178,6 +192,7 @@ class PlayerScreen(MenuScreen):
         self.p = p
 
     def enter(self):
+        let_go()
         t = self.target
         p = self.p
         self.title = "%s %s" % (v.name(self.app, p), v.signed(t.scores()[p - 1]))

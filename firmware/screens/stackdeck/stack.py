@@ -74,20 +74,20 @@ class StackScreen(Screen):
 
     def why_not(self, card):
         """Why the card cannot go on this stack now (None: it can)."""
+        if len(self.stack) >= 3:
+            return "too many cards"
         if card == st.WILD:
             return None
+        words = "%d %s" % (st.number(card), self.target.game.colour_names()[st.colour(card)])
         if card in self.stack:
-            return "%s: in this stack" % self.words(card)
+            return words + ": in this stack"
         who = self.used.get(card)
         if who is not None:
-            return "%s: %s has it" % (self.words(card), v.name(self.app, who))
+            return "%s: %s has it" % (words, v.name(self.app, who))
         return None
 
     def add(self):
         """OK: the card goes on (True when that saved the stack and left)."""
-        if len(self.stack) >= 3:
-            self.app.refuse("too many cards")
-            return False
         card = self.card
         reason = self.why_not(card)
         if reason is not None:
@@ -95,31 +95,22 @@ class StackScreen(Screen):
             return False
         self.stack.append(card)
         stack = tuple(self.stack)
-        numbered = [c for c in stack if c != st.WILD]
-        if numbered:
-            self.app.memory["stackdeck colour"] = self.colour = st.colour(numbered[-1])
+        if card != st.WILD:
+            # the card most likely next: the run's next number in the same colour
+            # (down from 10, or down when the run goes down)
+            self.app.memory["stackdeck colour"] = self.colour = st.colour(card)
+            n = st.number(card)
+            down = n == 10 or (len(stack) > 1 and stack[-2] != st.WILD and
+                               stack[-2] % 10 > card % 10)
+            if 1 < n or not down:
+                self.number = n - 1 if down else n + 1
         # complete and able to take no more: saved at once
-        if self.turned:
-            full = len(stack) == 3 or (st.turned_reason(stack) is None and
-                                       st.unturned_reason(stack) is not None)
-        else:
-            full = len(stack) == 2 and st.unturned_reason(stack) is None
-        if full and self.save():
-            return True
-        # the card most likely next: the run's next number, in the same colour
-        if numbered and len(stack) < 3:
-            n = st.number(numbered[-1])
-            step = 1
-            if len(numbered) == 2:
-                step = st.number(numbered[1]) - st.number(numbered[0])
-                step = 1 if step > 0 else -1
-            elif n == 10:
-                step = -1
-            if len(stack) == 2 and numbered[-1] != stack[-1]:  # 4-W: after the wild
-                n += step
-            if 1 <= n + step <= 10:
-                self.number = n + step
-        return False
+        full = len(stack) == 3
+        if len(stack) == 2:
+            full = st.unturned_reason(stack) is None  # two cards that can stand
+            if self.turned:
+                full = not full and st.turned_reason(stack) is None
+        return full and self.save()
 
     def save(self):
         """Save the stack as the player's line; True when saved (the screen left)."""
@@ -138,13 +129,12 @@ class StackScreen(Screen):
         self.app.beep()
         self.app.pop()
         name = v.name(self.app, self.p)
-        verdict = v.stack_verdict(stack, self.turned)[1]
-        v.say(self.app, "%s: %s %s" % (name, v.stack_words(stack, t.game.colour_names()),
-                                       verdict), "%s: %s" % (name, verdict))
+        verdict = stack_verdict(stack, self.turned)[1]
+        text = "%s: %s %s" % (name, v.stack_words(stack, t.game.colour_names()), verdict)
+        if len(ui.wrap(text, ui.BOX_COLS)) > 2:  # the message has two lines
+            text = "%s: %s" % (name, verdict)
+        self.app.toast(text)
         return True
-
-    def words(self, card):
-        return v.card_words(card, self.target.game.colour_names())
 
     def draw(self, fb):
         g = self.target.game
@@ -152,7 +142,8 @@ class StackScreen(Screen):
         ui.bar(fb, "%s %s" % (v.name(self.app, self.p), kind))
         card = self.card
         # the card: its number in big digits, its colour as a word beside it (never a
-        # letter that reads as a digit); the bottom of both at y 33, text from y 36
+        # letter that reads as a digit); the digits end at y 33, a descender of the
+        # word (p, y) at 35: the text under them from y 37
         if card == st.WILD:
             ui.big_center(fb, "Wild", 18, 2)
         else:
@@ -170,14 +161,34 @@ class StackScreen(Screen):
         else:
             lines = ["OK: add card", "hold OK: save"]
         for i in range(len(lines)):
-            ui.center(fb, lines[i], 36 + 9 * i)
-        reason = self.why_not(card) if len(self.stack) < 3 else None
-        if reason is not None:
+            ui.center(fb, lines[i], 37 + 9 * i)
+        reason = self.why_not(card)
+        if reason is not None and len(self.stack) < 3:
             ok, verdict = False, reason
         elif self.stack:
-            ok, verdict, _ = v.stack_verdict(tuple(self.stack), self.turned)
+            ok, verdict, _ = stack_verdict(tuple(self.stack), self.turned)
         else:
             return
         if ok:
             fb.fill_rect(0, 55, ui.W, 9, 1)
         ui.center(fb, verdict[:ui.COLS], 56, 0 if ok else 1)
+
+
+def stack_verdict(stack, turned):
+    """(ok, words, points) for a stack being built as turned or unturned:
+    the checker's verdict, or its reason when it may not be saved so."""
+    if not stack:
+        return False, "add a card", 0
+    if turned:
+        reason = st.turned_reason(stack)
+        if reason is not None:
+            return False, reason, 0
+        points = st.turned_points(stack)
+        kind = st.complete_kind(stack)
+        one = " 1 colour" if st.one_colour(stack) else ""
+        return True, "%s%s %s" % (kind, one, v.signed(points)), points
+    reason = st.unturned_reason(stack)
+    if reason is not None:
+        return False, reason, 0
+    points = st.unturned_points(stack)
+    return True, "stands %s" % v.signed(points), points

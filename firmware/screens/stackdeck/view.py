@@ -1,7 +1,8 @@
 """Stack the Deck: what the screens share: player names, the rows of totals in large
 digits (scoreboard and final standings) at 2, 3 and 4 players, a card and a stack in
-words ("1 Blue", "1-2-3 Blue": never a colour letter beside a digit, "1B" reads
-"18"), an entry line in words, a stack's verdict. The stack checker
+words ("1-2-3 Blue", "4 Red 5 Blue": never a colour letter beside a digit, "1B"
+reads "18"), an entry line in words. (What only the checker needs is in stack.py,
+whose module goes when it closes.) The stack checker
 (core.stackdeck_stacks) is imported only where a stack is shown: a match entered by
 counters never loads it.
 """
@@ -27,22 +28,9 @@ def draw_rows(fb, rows):
     players sit in a 2 x 2 grid: the name on top, the number large under it and
     `mark` and `short` in small text beside the number (each only where it fits)."""
     n = len(rows)
-    if n == 4:
-        for i in range(4):
-            mark, who, _, short, number, inverted = rows[i]
-            x = 0 if i % 2 == 0 else 65
-            y = 8 + (i // 2) * 28
-            ink = 1
-            if inverted:
-                fb.fill_rect(x, y, 63, 28, 1)
-                ink = 0
-            ui.text(fb, who[:10], x + 1, y + 2, ink)
-            ui.big(fb, number, x + 1, y + 11, 2, ink)
-            room = 62 - ui.big_width(number, 2) - 3  # pixels right of the number
-            sx = x + 63 - 1
-            for j, word in ((0, mark), (1, short)):
-                if word and len(word) * ui.CHAR <= room:
-                    ui.text(fb, word, sx - len(word) * ui.CHAR + 1, y + 11 + 9 * j, ink)
+    if n == 4:  # a module of its own: only a table of four loads it
+        from firmware.screens.stackdeck.grid import draw_grid
+        draw_grid(fb, rows)
         return
     h = (ui.H - 8) // n
     widest = max([ui.big_width(r[4], 3) for r in rows])
@@ -71,19 +59,6 @@ def draw_rows(fb, rows):
             ui.text(fb, text[:cols], 0, y + (h - 8) // 2, ink)
 
 
-def say(app, text, short):
-    """A confirmation in words; `short` when `text` needs more than the message's
-    two lines."""
-    app.toast(text if len(ui.wrap(text, ui.BOX_COLS)) <= 2 else short)
-
-
-def card_words(card, names):
-    """'1 Blue', 'Wild': a card in words (names: the colours' display names)."""
-    if card == 50:  # core.stackdeck_stacks.WILD
-        return "Wild"
-    return "%d %s" % (card % 10 + 1, names[card // 10])
-
-
 def stack_words(stack, names):
     """A stack in words: '1-2-3 Blue' when its numbered cards share a colour (a wild
     is W: '7-W Blue', 'W-W'), else each card with its colour: '4 Red 5 Blue'."""
@@ -93,28 +68,8 @@ def stack_words(stack, names):
         return nums
     if colours.count(colours[0]) == len(colours):
         return nums + " " + names[colours[0]]
-    return " ".join(["W" if c == 50 else card_words(c, names) for c in stack])
-
-
-def stack_verdict(stack, turned):
-    """(ok, words, points) for a stack being built as turned or unturned:
-    the checker's verdict, or its reason when it may not be saved so."""
-    if not stack:
-        return False, "add a card", 0
-    from core import stackdeck_stacks as st
-    if turned:
-        reason = st.turned_reason(stack)
-        if reason is not None:
-            return False, reason, 0
-        points = st.turned_points(stack)
-        kind = st.complete_kind(stack)
-        one = " 1 colour" if st.one_colour(stack) else ""
-        return True, "%s%s %s" % (kind, one, signed(points)), points
-    reason = st.unturned_reason(stack)
-    if reason is not None:
-        return False, reason, 0
-    points = st.unturned_points(stack)
-    return True, "stands %s" % signed(points), points
+    return " ".join(["W" if c == 50 else "%d %s" % (c % 10 + 1, names[c // 10])
+                     for c in stack])
 
 
 def entry_words(game, action):
