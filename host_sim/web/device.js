@@ -6,6 +6,7 @@
 //   dev.press("OK"); dev.release("OK");    // a button goes down / comes up
 //   dev.panel                               // the SSD1306 emulation (host_sim/web/ssd1306.js)
 //   dev.journal()                           // the journal as table notation
+//   dev.settled()                           // the firmware is done with the edges given
 //   dev.stop()                              // stop the loop (before a restart)
 //
 // The bundle (made by tools/web from the checkout) holds the device files
@@ -153,6 +154,7 @@ export async function startDevice(opts) {
   function turn() {
     if (stopped) return;
     try {
+      if (opts.beforeTurn) opts.beforeTurn(); // edges due by now go in before the turn
       wd.step();
       turns++;
     } catch (e) {
@@ -184,6 +186,7 @@ export async function startDevice(opts) {
     release: (name, t) => edge(name, false, t),
     step: () => turn(),
     journal: () => wd.journal_text(),
+    settled: () => !stopped && !!wd.settled(),
     pins: () => mp.PyProxy.toJs(wd.pins()),
     mem: () => mp.PyProxy.toJs(wd.mem()),
     get turns() { return turns; },

@@ -27,8 +27,20 @@ window.tabletop = {
   journal() { return state.dev ? state.dev.journal() : null; },
   frames: 0,
   inputs: [], // the last edges handed to the device: [ms, button, 1 down / 0 up]
+  // Every edge given to the device has been taken and answered: no button held, no
+  // release waiting, a loop turn since the last edge, the firmware done with them
+  // (webdevice.settled) and its last frame on the canvas. Tests wait on this, never
+  // on the clock (a busy machine only makes it come later).
+  get settled() {
+    const dev = state.dev;
+    if (!state.ready || !dev || drawPending || dev.panel.changed || pendingUps.size) return false;
+    for (const set of holders.values()) if (set.size) return false;
+    return dev.turns > turnsAtEdge && dev.settled();
+  },
 };
+let turnsAtEdge = 0;
 function noteInput(button, down, t) {
+  turnsAtEdge = state.dev ? state.dev.turns : 0;
   const log = window.tabletop.inputs;
   log.push([Math.round(t * 10) / 10, button, down]);
   if (log.length > 100) log.shift();
@@ -94,6 +106,7 @@ const MIN_HOLD_MS = 60;
 const LONG_MS = 900; // `l` then a key: held this long (host_sim's long press)
 const holders = new Map(); // button -> Set of holder ids
 const downAt = new Map(); // button -> performance.now() of the press
+const pendingUps = new Map(); // button -> when its stretched release is due
 const buttons = new Map(); // button -> element
 for (const el of document.querySelectorAll("[data-button]")) buttons.set(el.dataset.button, el);
 
@@ -104,6 +117,7 @@ function hold(button, who, t) {
   if (set.has(who)) return;
   set.add(who);
   if (set.size > 1) return;
+  pendingUps.delete(button); // pressed again before a stretched release: one press
   downAt.set(button, t);
   buttons.get(button)?.classList.add("down");
   noteInput(button, 1, t);
@@ -113,21 +127,34 @@ function letGo(button, who, t) {
   const set = holders.get(button);
   if (!set || !set.delete(who) || set.size) return;
   // in event time: a page busy when both edges came hands them over together late
-  const early = downAt.get(button) + MIN_HOLD_MS - t;
-  const up = () => {
-    if (holders.get(button)?.size) return; // held again meanwhile
-    buttons.get(button)?.classList.remove("down");
-    noteInput(button, 0, early > 0 ? performance.now() : t);
-    state.dev?.release(button, early > 0 ? undefined : t);
-  };
-  if (early > 0) setTimeout(up, early); else up();
+  const due = downAt.get(button) + MIN_HOLD_MS;
+  if (due > t) {
+    pendingUps.set(button, due);
+    setTimeout(releaseDue, due - t);
+  } else up(button, t);
+}
+function up(button, t) {
+  buttons.get(button)?.classList.remove("down");
+  noteInput(button, 0, t);
+  state.dev?.release(button, t);
+}
+// A stretched release goes to the device stamped when it was due, and before the next
+// loop turn (device.js beforeTurn): a page the machine keeps busy past that moment
+// still holds the button exactly MIN_HOLD_MS, never into a long press or a repeat.
+function releaseDue() {
+  const now = performance.now();
+  for (const [button, due] of [...pendingUps]) {
+    if (due > now) continue;
+    pendingUps.delete(button);
+    up(button, due);
+  }
 }
 
 for (const [button, el] of buttons) {
   el.addEventListener("pointerdown", (ev) => {
     if (ev.button !== 0) return;
     ev.preventDefault();
-    el.setPointerCapture?.(ev.pointerId);
+    try { el.setPointerCapture?.(ev.pointerId); } catch (e) { /* a pointer already gone */ }
     hold(button, "p" + ev.pointerId, ev.timeStamp);
   });
   const up = (ev) => letGo(button, "p" + ev.pointerId, ev.timeStamp);
@@ -255,6 +282,7 @@ async function main() {
     wasmUrl: new URL("mp/micropython.wasm", location.href).href,
     heapsize: 512 * 1024,
     onFrame: draw,
+    beforeTurn: releaseDue,
     onTone: tone,
     onFlash: showJournal,
     onReset: () => location.reload(),

@@ -13,6 +13,10 @@ device files (core/, firmware/, boot.py, main.py) into /flash, the board's flash
                               same turn in a `while True` with a sleep)
     press(name) / release(name)   a button: UP DOWN LEFT RIGHT OK BACK CALL1..CALL4
     journal_text()            the journal in the table notation (checksums removed)
+    settled()                 the firmware has done all it will do for the edges it was
+                              given: no edge waits in the ring, every button is up and
+                              decided, no frame, entry or collection waits (the page's
+                              window.tabletop.settled, which tests wait on)
 
 The clock is firmware.clock.Clock over the page's performance.now(): ticks_us and
 ticks_ms wrap at 2**30 as on the board; ticks_diff and ticks_add are MicroPython's.
@@ -80,6 +84,23 @@ def press(name):
 
 def release(name):
     machine.release(pin_of(name))
+
+
+def settled():
+    buttons = app.hw.buttons
+    if len(buttons.ring):
+        return False
+    m = buttons.machine
+    for i in range(m.count):
+        if m.raw[i] or m.state[i]:  # held, or its release not yet decided
+            return False
+    due = getattr(m, "due", None)
+    if due is not None and due(app.hw.clock.ticks_us()) >= 0:
+        return False  # a debounce (a bounce's end, a glitch check) still to run
+    idle_ms = getattr(app, "idle_ms", None)
+    if idle_ms is not None:
+        return idle_ms() > 0  # 0: a frame, an entry or a collection is to do
+    return not getattr(app, "_dirty", False)
 
 
 def journal_name():
