@@ -54,7 +54,7 @@ def test_a_game_left_for_a_new_one_is_in_history(tmp_path):
     assert os.path.exists(tmp_path / "flash" / "archive" / "00001.txt")
     open_history(dev)
     assert dev.shows("History") and dev.shows("1 game")
-    assert dev.shows("1 S31 2p left") and dev.shows("0 0")
+    assert dev.shows("1 S31 2p left") and dev.shows("P1 0 P2 0")  # piles by name
     dev.press("OK")
     assert dev.shows("#1 Stack 31 2p") and dev.shows("left after 2 moves")
     dev.press("OK")  # read-only: nothing happens

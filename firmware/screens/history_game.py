@@ -213,9 +213,9 @@ class DeckSummary(HistoryGameScreen):
 
 
 # Stress columns: right edges (the blank column after the last glyph) of won, tie,
-# false, median: 3 columns of digits each and 5 of a median ("304ms") with at least
-# 3 pixels between neighbours.
-_COLS = ((30, "won"), (60, "tie"), (92, "false"), (125, "med"))
+# false, median, on the text grid: 3 cells for won and tie, 5 for false and for a
+# median ("304ms"), a blank cell between neighbours ("tie false", "0  40ms").
+_COLS = ((29, "won"), (53, "tie"), (89, "false"), (125, "med"))
 PER_PAGE = 2  # players a page: a name line and a line of numbers each
 
 

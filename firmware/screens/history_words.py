@@ -41,8 +41,11 @@ def who(row, cols):
     if row.status == "bad":
         return damage(row)
     names = row.names()
-    if row.status != "end":
-        s = " ".join([str(v) for v in row.scores])
+    if row.status != "end":  # a game left: the scores, with the names where they fit
+        s = " ".join([names[p] + " " + str(row.scores[p]) for p in range(len(row.scores))
+                      if p < len(names)])
+        if len(s) > cols:
+            s = " ".join([str(v) for v in row.scores])
         return s if len(s) <= cols else "after %d moves" % row.moves
     if not row.winners:
         return "no winner"
