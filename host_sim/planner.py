@@ -56,3 +56,33 @@ def cycle_steps(index, goal, n):
     """Presses of RIGHT (positive) or LEFT (negative) from index to goal on a ring of n."""
     right = (goal - index) % n
     return right if right <= n - right else right - n
+
+
+def ring_route(pos, needs, n, down="DOWN", up="UP"):
+    """The fewest presses that visit every position of `needs` (position -> the
+    presses to make there, e.g. ["RIGHT", "RIGHT"]) on a ring of n positions, starting
+    at pos, moving one step with `down` (+1) or `up` (-1): a search over (position,
+    positions done), so it may turn back when that is shorter (the counters of Stack
+    the Deck: six in a ring)."""
+    import heapq
+    goal = 0
+    keys = sorted(needs)
+    for i in range(len(keys)):
+        goal |= 1 << i
+    start = (0, pos, 0, ())
+    best = {}
+    heap = [start]
+    while heap:
+        cost, here, done, route = heapq.heappop(heap)
+        if here in keys and not done & (1 << keys.index(here)):
+            done |= 1 << keys.index(here)
+            route = route + tuple(needs[here])
+            cost += len(needs[here])
+        if done == goal:
+            return list(route)
+        if best.get((here, done), cost + 1) <= cost:
+            continue
+        best[(here, done)] = cost
+        for step, name in ((1, down), (-1, up)):
+            heapq.heappush(heap, (cost + 1, (here + step) % n, done, route + (name,)))
+    return []

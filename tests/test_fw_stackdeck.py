@@ -86,11 +86,11 @@ def open_stackdeck(dev, players=2):
 
 def to_row(dev, name):
     """Scoreboard -> round sheet; the cursor on the player's row (DOWN only). From the
-    next player's counters (opened by a save) BACK first."""
-    while kind(dev) == "CountsScreen":
-        dev.press("BACK")
+    next player's counters (opened by a save or by OK on a new round) BACK first."""
     if kind(dev) == "StackDeckScreen":
         dev.press("OK")
+    while kind(dev) == "CountsScreen":
+        dev.press("BACK")
     screen = dev.app.screen
     assert kind(dev) == "SheetScreen", kind(dev)
     for _ in range(len(screen.entries)):
@@ -247,18 +247,19 @@ def test_a_whole_match_from_the_home_menu_to_the_final_standings(tmp_path):
 
 
 def test_a_round_by_counters_flows_down_the_sheet(tmp_path):
-    """OK on a player opens the counters (on zero in a new round); OK saves and opens
-    the next player's: "two pairs and a run" is 5 presses there (6 from the sheet), a
+    """OK on a new round opens P1's counters (on zero); OK saves and opens the next
+    player's: "two pairs and a run" is 5 presses there (6 from the sheet's row), a
     zero round 1 press (no line: nothing in front of the player scores 0); after the
     last player the sheet is on End round."""
     dev = new_device(tmp_path)
     set_name(dev, 1, "ANN")
     open_stackdeck(dev, 3)
-    dev.press("OK")  # the sheet, on ANN
-    sheet = dev.app.screen
-    presses = ("OK", "RIGHT", "RIGHT", "DOWN", "RIGHT", "OK")
+    dev.press("OK")  # a new round: the sheet, and ANN's counters on it
+    assert kind(dev) == "CountsScreen" and dev.app.screen.p == 1
+    sheet = dev.app.screens[-2]
+    presses = ("RIGHT", "RIGHT", "DOWN", "RIGHT", "OK")
     dev.presses(*presses)
-    assert len(presses) == 6 and dev.game.entries(1) == ["P1 counts 2 0 1 0 0 0"]
+    assert len(presses) == 5 and dev.game.entries(1) == ["P1 counts 2 0 1 0 0 0"]
     counters = dev.app.screen
     assert kind(dev) == "CountsScreen" and counters.p == 2 and counters.counts == [0] * 6
     assert dev.shows("P2 counts") and dev.shows("ANN 2 pairs 1 run +20")

@@ -4,7 +4,9 @@ Scoreboard: "Round r of N" in the title bar, then one row per player with the na
 from the settings, the total in large digits, and the open round's provisional
 points; "D" marks the dealer, ">" the player who starts.
     OK          the round sheet (enter each player's stacks, who went out, end the
-                round; the history with editing is at the bottom of it)
+                round; the history with editing is at the bottom of it); in a new
+                round it opens on P1's counters (BACK: the sheet), and each save
+                opens the next player's
     RIGHT       the history of ended rounds (pick one, change its entries)
     BACK        undo the last line
     long BACK   home (the game stays saved)
@@ -36,9 +38,12 @@ class StackDeckScreen(Screen):
                 self.app.home()
             else:  # the round sheet
                 from firmware.screens.stackdeck.sheet import RoundTarget, SheetScreen
-                self.app.push(SheetScreen(
+                sheet = SheetScreen(
                     self.app, RoundTarget(self.session, self.game.current_round(), True),
-                    self.open_history))
+                    self.open_history)
+                self.app.push(sheet)
+                if self.game.open is None:  # a new round: straight to P1's counters
+                    sheet.open(1, 0)  # (BACK: the sheet under them)
         elif button == b.RIGHT and kind == b.PRESS:
             self.open_history()
         elif button == b.BACK and kind == b.SHORT:
