@@ -322,7 +322,8 @@ def wins_chart(lines, palette=None, finished=None):
     ax.set_xticklabels(["%s\n(%d finished)" % (GAME_TITLES[g], (finished or {}).get(g, _finished(lines, g)))
                         for g in games])
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.margins(y=0.1)
+    most = max([ln.wins + ln.shared for ln in lines] + [1])
+    ax.set_ylim(0, most * 1.15 + 0.15)  # room for the counts over the bars, under the title
     ax.set_ylabel("games won")
     ax.set_title("Wins per player (hatched: shared first place)", loc="left")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
