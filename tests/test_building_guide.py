@@ -179,6 +179,8 @@ def test_the_picture_and_the_pin_table_are_the_pin_maps():
     text = open(GUIDE, encoding="utf-8").read()
     assert "](pico-wiring.svg)" in text
     assert "0x%02X" % pico.OLED_ADDR in text
+    scan = "I2C(%d, sda=Pin(%d), scl=Pin(%d))" % (pico.I2C_ID, pico.I2C_SDA, pico.I2C_SCL)
+    assert scan in text  # the blank-screen scan asks the firmware's own bus
     # the table: each row's GPIOs and Pico pins, in the same order
     rows = [ln for ln in text.splitlines() if ln.startswith("| ") and "GP" in ln]
     seen = []
