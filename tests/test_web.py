@@ -408,6 +408,13 @@ def test_on_a_phone_every_button_is_on_the_screen_and_works(site, tmp_path, widt
         while page.canvas().tobytes() != home:
             assert time.monotonic() < deadline, "BACK did not come home"
             time.sleep(0.1)
+        # a journal's long line (a checkpoint record) scrolls in its box, not the page
+        wide = driver.execute_script("""
+            const pre = document.getElementById('journal');
+            pre.classList.remove('empty');
+            pre.textContent = 'game stack31 players 3\\n#= ' + 'x'.repeat(400);
+            return [document.documentElement.scrollWidth, pre.getBoundingClientRect().right];""")
+        assert wide[0] <= width and wide[1] <= width, wide
         for name in ("BACK", "CALL4"):  # a real tap through chromedriver reaches them
             page.real_click(name)
             edges = driver.execute_script("return window.tabletop.inputs")
