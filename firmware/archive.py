@@ -64,12 +64,20 @@ Cut before 1: the game is still in play. Cut between 1 and 2: the file `next` ex
 and is not indexed: `check` indexes it (and applies the budget). Cut in 3: files older
 than `first` are left: `check` removes them. Dropping for room during play removes the
 file first (the flash is full), then writes the index: a row whose file is gone is
-dropped by `check`.
+dropped by `check` (and said: "1 game missing").
 
-Reading (History, firmware/archive_read.py): `Pager` reads the index a row at a time from the end (newest
-first), in chunks, keeping only the rows shown: no read of the transcripts, nothing
-that grows with the number of games. A row or header whose seal fails: the index is
-rebuilt from the transcripts (`rebuild`).
+Reading (History, firmware/archive_read.py): each time History opens, the index is
+checked against the files (Index.sound: one listing, one CRC-32 over the index);
+`Pager` reads the index a row at a time from the end (newest first), in chunks,
+keeping only the rows shown: no read of the transcripts, nothing that grows with the
+number of games. Whatever disagrees (a row damaged, cut, deleted, duplicated or out of
+order, a transcript cut, changed, deleted or new, the index lost) is mended from the
+files by firmware/archive_fix.mend, which says what it mended; a transcript that does
+not replay to its end is listed as damaged (status bad), never with a made-up result.
+Damage decisions, in seeds' spirit: a transcript shorter than its row (cut at a line
+end) is damaged "k of n moves" (n from the row); one that holds another game of the
+same kind and players at a different length is taken as cut, the same way (nothing
+tells the two apart without reading more than the files hold).
 """
 
 import gc
@@ -319,8 +327,11 @@ def row_text(seq, status, cost, summary, size, crc):
         extra = "d=%d" % of
     elif status is None:
         status = "end" if over else "quit"
-    named = ",".join([quote(n) for n in names]) if [n for n in names if n[:1] != "P" or
-                                                  not n[1:].isdigit()] else ""
+    named = ""
+    for p in range(len(names)):
+        if names[p] != "P%d" % (p + 1):  # not every seat's default: the names are kept
+            named = ",".join([quote(n) for n in names])
+            break
     head = "%s %s %d %s %d %d %s %s z=%d:%08x" % (
         name_of(seq)[:5], gname, players, status, cost, moves,
         "+".join([str(w) for w in winners]) if winners else "-",
@@ -527,16 +538,16 @@ class Archive(Index):
         return _fix("make_room", self, need)
 
     def check(self):
-        """Finish or repair what a power cut left (module docstring); a damaged index is
-        rebuilt. Returns what to say, or None. Cheap when all is well: a few stats (the
-        repairs' code is loaded only when there is one to do)."""
+        """Finish or repair what a power cut or damage left (module docstring). Returns
+        what to say, or None. Cheap when all is well: one listing and one CRC-32 over
+        the index (the mend's code is loaded only when there is one to do)."""
         if self.sound():
             return None
         return _fix("check", self)
 
     def rebuild(self):
-        """A damaged (or lost) index: written anew from the transcripts. Reads every
-        game: slow, and rare."""
+        """A row that does not read (found while paging): the index mended from the
+        files (only the games whose rows do not agree are replayed)."""
         return _fix("rebuild", self)
 
 

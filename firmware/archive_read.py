@@ -1,7 +1,7 @@
 """The archive of past games read, not written (the format and the rest:
 firmware/archive.py): what History needs to show the list and a game, with nothing of
 keeping, the budget, repairs or replaying a transcript. firmware.archive builds on it;
-History loads that one only on its rare paths (a game to archive, a repair, a rebuild)
+History loads that one only on its rare paths (a game to archive, a mend)
 and lets it go after (heap on the board).
 
     idx = Index(storage)      the archive folder and its index
@@ -370,7 +370,7 @@ class Index:
 
 class Pager:
     """The index read newest first, one row at a time from the end of the file: the
-    History list keeps only the rows it shows. Damaged: the caller rebuilds."""
+    History list keeps only the rows it shows. Damaged: the caller mends the index."""
 
     def __init__(self, index):
         self.st = index.st

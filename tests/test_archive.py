@@ -412,3 +412,29 @@ def test_tools_pull_and_the_report_read_an_archive_made_by_the_firmware(tmp_path
         rounds = list(csv.reader(f))
     deck = [r for r in rows(ar.Archive(Storage(str(dest)))) if r.game == "stackdeck"][0]
     assert str(deck.rounds()[-1][0]) in rounds[-1] or str(deck.rounds()[-1][1]) in rounds[-1]
+
+
+def test_the_names_it_was_played_with_are_kept_in_its_row(tmp_path):
+    """The transcript's `#@names` line goes into the row (quoted: spaces, commas, '#',
+    '%' and bytes beyond ASCII survive the index's format); without one, P1, P2.."""
+    from core import names as core_names
+    st = Storage(str(tmp_path))
+    arch = ar.Archive(st)
+    odd = ["ANN", "Bo, B", "#1 %x", "Zoë"]
+    s = play(st, "stackdeck_tie_4p.txt", n=0)
+    st.append("game.txt", jr.seal_bytes(core_names.line(odd)))
+    g = transcript_game("stackdeck_tie_4p.txt")
+    for a in g.history:
+        s.push(g.format(a))
+    arch.keep()
+    play(st, "stack31_long_3p.txt", n=5)
+    arch.keep()
+    play(st, "stack31_long_3p.txt", n=6)
+    arch.keep()
+    third, second, first = rows(arch)
+    assert first.names() == odd
+    assert second.names() == ["P1", "P2", "P3"] and "n=" not in index_lines(str(tmp_path))[2]
+    assert third.names() == ["P1", "P2", "P3"]
+    # a seat named like another seat's default is kept as it is
+    assert ar.Row(ar.row_text(9, "end", 4096, ("stack31", 2, 3, True, [1], [1, 0], "p=", ["P2", "P1"], None),
+                              10, 0)).names() == ["P2", "P1"]
