@@ -246,7 +246,7 @@ def test_a_whole_match_from_the_home_menu_to_the_final_standings(tmp_path):
                                  if e[0].endswith(" Stack the Deck")]
 
 
-def test_a_round_by_counters_flows_down_the_sheet(tmp_path):
+def test_STD_36_a_round_by_counters_flows_down_the_sheet(tmp_path):
     """OK on a new round opens P1's counters (on zero); OK saves and opens the next
     player's: "two pairs and a run" is 5 presses there (6 from the sheet's row), a
     zero round 1 press (no line: nothing in front of the player scores 0); after the
@@ -278,7 +278,7 @@ def test_a_round_by_counters_flows_down_the_sheet(tmp_path):
     assert dev.game.entries(1) == ["P1 counts 2 0 1 0 0 0", "P3 counts 0 1 0 0 0 0"]
 
 
-def test_the_counters_open_on_the_players_counts_and_edit_them_in_place(tmp_path):
+def test_STD_37_the_counters_open_on_the_players_counts_and_edit_them_in_place(tmp_path):
     dev = new_device(tmp_path)
     open_stackdeck(dev, 2)
     sheet_counts(dev, "P1", [1, 0, 0, 0, 0, 0])
@@ -323,7 +323,7 @@ def test_back_on_changed_counters_asks_save_or_discard(tmp_path):
     assert kind(dev) == "SheetScreen"
 
 
-def test_the_checker_takes_a_run_in_5_presses_and_refuses_a_used_card_at_once(tmp_path):
+def test_STD_39_the_checker_takes_a_run_in_5_presses_and_refuses_a_used_card_at_once(tmp_path):
     dev = new_device(tmp_path)
     set_name(dev, 2, "BOB")
     open_stackdeck(dev, 2)
@@ -514,7 +514,7 @@ def test_an_edit_of_an_earlier_round_asks_first_and_survives_a_restart(tmp_path)
     assert err is None and replayed.state() == third.game.state()
 
 
-def test_end_round_on_an_empty_sheet_asks_who_went_out(tmp_path):
+def test_STD_38_end_round_on_an_empty_sheet_asks_who_went_out(tmp_path):
     dev = new_device(tmp_path)
     open_stackdeck(dev, 2)
     before = dev.game.to_json()

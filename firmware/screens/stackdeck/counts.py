@@ -41,23 +41,19 @@ class CountsScreen(Screen):
         self.p = p
         self.sheet = sheet  # the round sheet it was opened from: the next player after
         self.said = said  # the bottom line: what was saved for the player before
-        floor = [0] * FIELDS  # what the checker found: the named stacks as counts
         counts = [0] * FIELDS
+        named = False
         for _, a in target.actions(p):
             if a[1] == COUNTS:
                 for i in range(FIELDS):
                     counts[i] += a[2][i]
             elif a[1] != "out":
-                from core import stackdeck_stacks as st
-                for s in a[2]:
-                    if a[1] == "turned":
-                        floor[(0 if st.complete_kind(s) == st.PAIR else 2)
-                              + (1 if st.one_colour(s) else 0)] += 1
-                    else:
-                        floor[4] += 1
-                        floor[5] += s.count(st.WILD)
-        self.floor = floor
-        self.counts = [floor[i] + counts[i] for i in range(FIELDS)]
+                named = True
+        self.floor = [0] * FIELDS
+        if named:  # what the checker found: the named stacks as counts (rare: a module)
+            from firmware.screens.stackdeck.counts_edit import floor
+            self.floor = floor(target.actions(p))
+        self.counts = [self.floor[i] + counts[i] for i in range(FIELDS)]
         self.start = list(self.counts)
         self.pos = 0
 
@@ -72,9 +68,8 @@ class CountsScreen(Screen):
             self.save(self.target.live)
             return
         elif button == b.BACK and kind == b.SHORT and self.counts != self.start:
-            from firmware.screens.stackdeck.ask import Ask
-            self.app.push(Ask(self.app, "Save changes?", lambda: self.save(True, False),
-                              self.app.pop, "OK: save", "BACK: discard"))
+            from firmware.screens.stackdeck.counts_edit import ask
+            ask(self, True)
             return
         else:
             Screen.on_button(self, kind, button)  # BACK back, long BACK home
@@ -89,23 +84,17 @@ class CountsScreen(Screen):
         name = v.name(app, self.p)
         if self.counts != self.start:
             if not sure:  # an ended round: ask first
-                from firmware.screens.stackdeck.ask import Ask
-                app.push(Ask(app, "Save %s, round %d: %s %s?" % (
-                    name, t.r, words(self.counts, 60), v.signed(points(self.counts))),
-                    lambda: self.save(True)))
+                from firmware.screens.stackdeck.counts_edit import ask
+                ask(self, False)
                 return
             extra = [self.counts[i] - self.floor[i] for i in range(FIELDS)]
             line = "P%d counts %s" % (self.p, format_counts(extra))
-            old = [i for i, a in t.actions(self.p) if a[1] == COUNTS]
             try:
-                if not old:
+                if [1 for _, a in t.actions(self.p) if a[1] == COUNTS]:
+                    from firmware.screens.stackdeck.counts_edit import replace
+                    replace(t, self.p, line, any(extra))  # in place: one counts line
+                else:
                     t.add(line)
-                else:  # in place: the player's counts lines become this one
-                    lines = t.lines()
-                    new = [lines[i] for i in range(len(lines)) if i not in old]
-                    if any(extra):
-                        new.insert(old[0] - len([i for i in old if i < old[0]]), line)
-                    t.edit(new)
             except IllegalAction as e:
                 app.refuse(e.reason)
                 return
