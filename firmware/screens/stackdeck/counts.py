@@ -69,7 +69,7 @@ class CountsScreen(Screen):
             return
         elif button == b.BACK and kind == b.SHORT and self.counts != self.start:
             from firmware.screens.stackdeck.counts_edit import ask
-            ask(self, True)
+            ask(self)
             return
         else:
             Screen.on_button(self, kind, button)  # BACK back, long BACK home
@@ -85,7 +85,8 @@ class CountsScreen(Screen):
         if self.counts != self.start:
             if not sure:  # an ended round: ask first
                 from firmware.screens.stackdeck.counts_edit import ask
-                ask(self, False)
+                ask(self, "Save %s, round %d: %s %s?" % (name, t.r, words(self.counts, 60),
+                                                         v.signed(points(self.counts))))
                 return
             extra = [self.counts[i] - self.floor[i] for i in range(FIELDS)]
             line = "P%d counts %s" % (self.p, format_counts(extra))

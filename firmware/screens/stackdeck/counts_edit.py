@@ -3,7 +3,6 @@ for every player of every round; these are not): what the checker found as count
 the player's counts lines replaced in place, and the questions before a save."""
 
 from core.stackdeck_counts import COUNTS
-from firmware.screens.stackdeck import view as v
 
 
 def floor(actions):
@@ -34,17 +33,13 @@ def replace(target, p, line, keep):
     target.edit(new)
 
 
-def ask(screen, back):
-    """Before a save: "Save changes?" on BACK (OK saves, BACK discards), or, editing an
-    ended round, the save in words."""
+def ask(screen, question=None):
+    """Before a save: "Save changes?" on BACK (question None: OK saves, BACK
+    discards), or, editing an ended round, the save in words (`question`)."""
     from firmware.screens.stackdeck.ask import Ask
-    from firmware.screens.stackdeck.counts import words
-    from core.stackdeck_counts import points
     app = screen.app
-    if back:
+    if question is None:
         app.push(Ask(app, "Save changes?", lambda: screen.save(True, False), app.pop,
                      "OK: save", "BACK: discard"))
-        return
-    app.push(Ask(app, "Save %s, round %d: %s %s?" % (
-        v.name(app, screen.p), screen.target.r, words(screen.counts, 60),
-        v.signed(points(screen.counts))), lambda: screen.save(True)))
+    else:
+        app.push(Ask(app, question, lambda: screen.save(True)))
