@@ -312,10 +312,15 @@ def _names(jrd, j, players):
 
 
 def quote(name):
-    out = []
+    """A name as a row holds it (archive_read.unquote reads it back). Built from bytes:
+    chr() on a board would intern every character as a name."""
+    out = bytearray()
     for c in name.encode("utf-8"):
-        out.append("%%%02X" % c if c <= 32 or c >= 127 or c in (35, 37, 44) else chr(c))
-    return "".join(out)
+        if c <= 32 or c >= 127 or c in (35, 37, 44):
+            out.extend(b"%%%02X" % c)
+        else:
+            out.append(c)
+    return out.decode()
 
 
 def row_text(seq, status, cost, summary, size, crc):
