@@ -37,12 +37,12 @@ from firmware.screens.stackdeck import view as v
 
 
 def let_go():
-    """Back on the sheet or a player's page: the counters and the checker let their
-    modules go (on a board their code would stay in the heap beside the other's: the
+    """Back on the sheet or a player's page: the counters, the checker (and the
+    words of named stacks) and the four players' scoreboard grid let their modules go (on a board their code would stay in the heap beside the other's: the
     Stack the Deck session runs at the 160 KB goal); they are loaded again when next
     opened, and their names were interned once."""
     if sys.implementation.name == "micropython":
-        for name in ("counts", "counts_edit", "stack", "ask"):
+        for name in ("counts", "counts_edit", "stack", "ask", "grid"):
             forget_module("firmware.screens.stackdeck." + name)
 
 
@@ -204,9 +204,15 @@ class PlayerScreen(MenuScreen):
              lambda: self.commit("P%d out" % p, -1)),
         ]
         for i, action in t.actions(p):
-            if action[1] != "out":
-                entries.append((v.entry_words(t.game, action),
-                                lambda i=i, action=action: self.open(3, i, action)))
+            if action[1] == "counts":  # (a named stack's words load the checker's module)
+                from core.stackdeck_counts import points
+                label = "%s counts" % v.signed(points(action[2]))
+            elif action[1] != "out":
+                from firmware.screens.stackdeck.stack import entry_words
+                label = entry_words(t.game, action)
+            else:
+                continue
+            entries.append((label, lambda i=i, action=action: self.open(3, i, action)))
         self.set_entries(entries)
 
     def open(self, what, i=-1, action=None):
@@ -221,7 +227,8 @@ class PlayerScreen(MenuScreen):
             app.push(StackScreen(app, self.target, self.p, what == 1))
         else:
             from firmware.screens.confirm import ConfirmScreen
-            words = v.entry_words(self.target.game, action)
+            from firmware.screens.stackdeck.stack import entry_words
+            words = entry_words(self.target.game, action)
             app.push(ConfirmScreen(app, "Remove %s's %s?" % (v.name(app, self.p), words),
                                    lambda: self.commit(None, i)))
 

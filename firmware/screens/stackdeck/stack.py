@@ -130,7 +130,7 @@ class StackScreen(Screen):
         self.app.pop()
         name = v.name(self.app, self.p)
         verdict = stack_verdict(stack, self.turned)[1]
-        text = "%s: %s %s" % (name, v.stack_words(stack, t.game.colour_names()), verdict)
+        text = "%s: %s %s" % (name, stack_words(stack, t.game.colour_names()), verdict)
         if len(ui.wrap(text, ui.BOX_COLS)) > 2:  # the message has two lines
             text = "%s: %s" % (name, verdict)
         self.app.toast(text)
@@ -157,7 +157,7 @@ class StackScreen(Screen):
             ui.big(fb, word, x + nw + 8, 18 if scale == 2 else 26, scale)
         lines = []
         if self.stack:
-            lines = ui.wrap(v.stack_words(self.stack, g.colour_names()))[:2]
+            lines = ui.wrap(stack_words(self.stack, g.colour_names()))[:2]
         else:
             lines = ["OK: add card", "hold OK: save"]
         for i in range(len(lines)):
@@ -192,3 +192,40 @@ def stack_verdict(stack, turned):
         return False, reason, 0
     points = st.unturned_points(stack)
     return True, "stands %s" % v.signed(points), points
+
+
+def stack_words(stack, names):
+    """A stack in words: '1-2-3 Blue' when its numbered cards share a colour (a wild
+    is W: '7-W Blue', 'W-W'), else each card with its colour: '4 Red 5 Blue'."""
+    nums = "-".join(["W" if c == 50 else str(c % 10 + 1) for c in stack])
+    colours = [c // 10 for c in stack if c != 50]
+    if not colours:
+        return nums
+    if colours.count(colours[0]) == len(colours):
+        return nums + " " + names[colours[0]]
+    return " ".join(["W" if c == 50 else "%d %s" % (c % 10 + 1, names[c // 10])
+                     for c in stack])
+
+
+def entry_words(game, action):
+    """A player's entry line in a menu row (20 characters), points first:
+    '+20 4-5-6 Green', '-25 open W', '+15 counts', 'went out'."""
+    from core.stackdeck_counts import COUNTS, points
+    verb = action[1]
+    if verb == "out":
+        return "went out"
+    if verb == COUNTS:
+        return "%s counts" % v.signed(points(action[2]))
+    from core import stackdeck_stacks as st
+    total = 0
+    for s in action[2]:
+        total += st.turned_points(s) if verb == "turned" else st.unturned_points(s)
+    names = game.colour_names()
+    words = " ".join([stack_words(s, names) for s in action[2]])
+    mark = "" if verb == "turned" else "open "
+    text = "%s %s%s" % (v.signed(total), mark, words)
+    if len(text) > ui.Menu.LABEL_COLS:  # the numbers alone
+        words = " ".join(["-".join(["W" if c == 50 else str(c % 10 + 1) for c in s])
+                          for s in action[2]])
+        text = "%s %s%s" % (v.signed(total), mark, words)
+    return text

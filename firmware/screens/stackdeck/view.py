@@ -1,8 +1,8 @@
 """Stack the Deck: what the screens share: player names, the rows of totals in large
 digits (scoreboard and final standings) at 2, 3 and 4 players, a card and a stack in
 words ("1-2-3 Blue", "4 Red 5 Blue": never a colour letter beside a digit, "1B"
-reads "18"), an entry line in words. (What only the checker needs is in stack.py,
-whose module goes when it closes.) The stack checker
+reads "18"), (a stack and an entry line in words, and the checker's verdict, are in
+stack.py: only a round with named stacks loads them). The stack checker
 (core.stackdeck_stacks) is imported only where a stack is shown: a match entered by
 counters never loads it.
 """
@@ -57,40 +57,3 @@ def draw_rows(fb, rows):
                 room = cols - len(sub) - 1
                 text = (left[:room] if room > 0 else "") + " " + sub
             ui.text(fb, text[:cols], 0, y + (h - 8) // 2, ink)
-
-
-def stack_words(stack, names):
-    """A stack in words: '1-2-3 Blue' when its numbered cards share a colour (a wild
-    is W: '7-W Blue', 'W-W'), else each card with its colour: '4 Red 5 Blue'."""
-    nums = "-".join(["W" if c == 50 else str(c % 10 + 1) for c in stack])
-    colours = [c // 10 for c in stack if c != 50]
-    if not colours:
-        return nums
-    if colours.count(colours[0]) == len(colours):
-        return nums + " " + names[colours[0]]
-    return " ".join(["W" if c == 50 else "%d %s" % (c % 10 + 1, names[c // 10])
-                     for c in stack])
-
-
-def entry_words(game, action):
-    """A player's entry line in a menu row (20 characters), points first:
-    '+20 4-5-6 Green', '-25 open W', '+15 counts', 'went out'."""
-    from core.stackdeck_counts import COUNTS, points
-    verb = action[1]
-    if verb == "out":
-        return "went out"
-    if verb == COUNTS:
-        return "%s counts" % signed(points(action[2]))
-    from core import stackdeck_stacks as st
-    total = 0
-    for s in action[2]:
-        total += st.turned_points(s) if verb == "turned" else st.unturned_points(s)
-    names = game.colour_names()
-    words = " ".join([stack_words(s, names) for s in action[2]])
-    mark = "" if verb == "turned" else "open "
-    text = "%s %s%s" % (signed(total), mark, words)
-    if len(text) > ui.Menu.LABEL_COLS:  # the numbers alone
-        words = " ".join(["-".join(["W" if c == 50 else str(c % 10 + 1) for c in s])
-                          for s in action[2]])
-        text = "%s %s%s" % (signed(total), mark, words)
-    return text
