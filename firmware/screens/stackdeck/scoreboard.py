@@ -76,20 +76,9 @@ class StackDeckScreen(Screen):
         app = self.app
         totals = g.totals()
         rows = []
-        if g.over:  # the final standings
-            winners = g.winners()
-            if len(winners) == 1:
-                title = v.name(app, winners[0]) + " wins!"
-            else:
-                title = "Tie: " + " ".join([v.name(app, p) for p in winners])
-                if len(title) > ui.COLS:
-                    title = "Tie: %d winners" % len(winners)
-            ui.bar(fb, title if len(title) <= ui.COLS else "Final standings")
-            for p in sorted(range(1, g.players + 1), key=lambda p: (-totals[p - 1], p)):
-                rank = "%d" % (1 + len([t for t in totals if t > totals[p - 1]]))
-                rows.append((rank, v.name(app, p), "winner" if p in winners else "", "",
-                             str(totals[p - 1]), p in winners))
-            v.draw_rows(fb, rows)
+        if g.over:  # the final standings: a module of their own, drawn once a match
+            from firmware.screens.stackdeck.standings import draw_standings
+            draw_standings(fb, app, g, totals)
             return
         r = g.current_round()
         # The title bar: the round, and on its right what OK and RIGHT open (both keys

@@ -42,7 +42,7 @@ def let_go():
     Stack the Deck session runs at the 160 KB goal); they are loaded again when next
     opened, and their names were interned once."""
     if sys.implementation.name == "micropython":
-        for name in ("counts", "counts_edit", "stack", "ask", "grid"):
+        for name in ("counts", "counts_edit", "stack", "ask", "grid", "standings"):
             forget_module("firmware.screens.stackdeck." + name)
 
 
