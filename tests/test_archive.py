@@ -438,3 +438,25 @@ def test_the_names_it_was_played_with_are_kept_in_its_row(tmp_path):
     # a seat named like another seat's default is kept as it is
     assert ar.Row(ar.row_text(9, "end", 4096, ("stack31", 2, 3, True, [1], [1, 0], "p=", ["P2", "P1"], None),
                               10, 0)).names() == ["P2", "P1"]
+
+
+def test_a_version_1_index_is_mended_to_version_2_without_a_word(tmp_path):
+    """An index written before this version (no digests, rows without the transcript's
+    size, Stack 31 piles H S D C without values) is read, and rewritten once with its
+    rows kept (the size and CRC added): no game re-read, nothing said."""
+    st = Storage(str(tmp_path))
+    arch = ar.Archive(st)
+    play(st, "stack31_long_3p.txt")
+    arch.keep()
+    size = st.size("archive/00001.txt")
+    old = ["archive 1 next 2 first 1 games 1 bytes %d" % arch.cost(size),
+           "00001 stack31 3 end %d 102 3 1,0,3 p=H1.S3.D3.C3" % arch.cost(size)]
+    st.write_atomic("archive/index.txt", b"".join(jr.seal_bytes(t) for t in old))
+    fresh = ar.Archive(Storage(str(tmp_path)))
+    assert not fresh.sound()
+    assert fresh.check() is None  # an upgrade, not damage
+    assert fresh.sound()
+    (r,) = rows(fresh)
+    assert (r.seq, r.moves, r.winners, r.size) == (1, 102, [3], size)
+    assert r.piles() == [("H", 1, -1), ("S", 3, -1), ("D", 3, -1), ("C", 3, -1)]
+    assert index_lines(str(tmp_path))[0].startswith("archive 2 ")
