@@ -16,6 +16,9 @@ firmware writes is a sealed record: its text, two spaces, `#~` and the CRC-16
                                              the n lines' texts joined by newlines
     #-----------  #~3b7a                     a void: an undone record, overwritten
                                              in place with one of the same length
+    #( 4 97eb  #~9f87                        a held group: the n action records after
+                                             it (a Stress call) and the CRC of their
+                                             texts: kept whole or not at all
     ######                                   filler: a torn write made harmless
                                              (only '#' or blank; never sealed)
 
@@ -30,6 +33,17 @@ otherwise indistinguishable from a damaged first action), never read as a header
 with fewer options. A journal of the version before it (no end record) still reads:
 its header ends where a whole record that is no header line follows.
 
+The header of a new game also holds the players' names, `#@names [...]` (core.names),
+before its end record; the rules never read it (History and the report do).
+
+A held group (Session.push(defer=True) then flush: more than one line in one append)
+starts with its `#( n crc` record. At resume a group is applied only once its n
+records are read and their CRC matches; the file ending inside it is the call in
+flight: it is made filler and reported as "Last call lost" (a cut after its first byte
+leaves a lone '#', which a cut checkpoint leaves too: nothing said). A void inside a
+group is an undo: the records before it stay. Anything else inside it is damage, at
+the group's start.
+
 Checkpoints (written by firmware.session.Session): a copy of the header lines, then
 the game's own checkpoint() lines, as `#=` records followed by one `#]` end record,
 in ONE append. A checkpoint is valid only when whole: the end record names how many
@@ -38,10 +52,21 @@ match. They are written every Session.EVERY (32) lines and at round and game
 boundaries (`end`, `out`), never while lines are held in RAM (Session.push(defer=True)).
 
 Resume (Session.resume): the header lines are read from the top; the last two valid
-checkpoints are found from the END of the file, read backwards in chunks (the cost is
-bounded by the checkpoint interval, not by the file); the older of the two is
-restored, then the records after it are applied one by one, each checked. No
-checkpoint: the file is streamed from the start (garbage collected as it goes).
+checkpoints are found from the END of the file, read backwards in chunks; the older of
+the two is restored, then the records after it are applied one by one, each checked.
+The records before the newest whole checkpoint are read once too, their seals checked
+(a line at a time, nothing kept): the game comes from the checkpoint, so damage there
+costs no entry, but the file would no longer replay to the game, so a damaged line is
+repaired (firmware.journal_fix: the one-byte change the CRC points at, checked against
+the checkpoints around it; two records glued by a lost line break taken apart; a line
+that held no action made filler) and the journal written back atomically, the damaged
+file kept as game.badN ("Journal damaged: 1 line repaired"). A line no single byte
+repairs is set aside with what follows, from the last whole checkpoint before it.
+No whole checkpoint in a long journal (an older firmware's, a transcript made
+elsewhere, all of them damaged): it is written anew as it is replayed, with
+checkpoints (firmware.session_stream), and resumed from those. A plain transcript
+(no seals: the browser page's Copy) is sealed into a journal first
+(firmware.journal_plain), the transcript kept as game.badN ("Transcript resumed").
 
 Undo never rewrites the file: the last live record is overwritten in place by a void
 of the same length (`r+b`, seek, write; littlefs commits the whole open-close at once,
@@ -61,16 +86,18 @@ Damage found at resume: a torn LAST line (no line break) is the entry in flight:
 is made filler and reported as "Last entry lost". Any other bad record (or one the
 rules refuse) after the checkpoint: everything before it is kept, the whole file is
 copied to game.badN, and the bad record and everything after it are made filler in
-place, reported with what was kept and what was set aside. A damaged checkpoint line
-or a damaged void costs nothing (the actions are all there), but only when the line
+place, reported with what was kept and what was set aside (two records glued by a
+lost line break are both kept, the line repaired). A damaged checkpoint line
+or a damaged void costs nothing (the actions are all there; it is made filler, so the
+file replays cleanly), but only when the line
 can hold no action: it starts `#=`, `#]` or `#-`, and so does every piece after a
 seal in it (a lost line break glues the next record on: `#] 2 63 8ed3  #~acb1discard
-down  #~52b1` is damage). Damage BEFORE the checkpoint used is not read at all: it
-costs nothing the checkpoint holds. A damaged header (Session._resume): its copy in
+down  #~52b1` is damage, repaired as above). A damaged header (Session._resume): its copy in
 the newest checkpoint is used, and the header is written back in place when only a
 byte or two differ ("Game header damaged: restored"); a damaged end record alone is
 repaired without a word; no copy: the journal is set aside ("Game header damaged:
-set aside"), never resumed with options the game did not have.
+set aside"), never resumed with options the game did not have. A header restored from
+a copy is written back atomically, the damaged file kept as game.badN.
 
     j = Journal(storage, "game.txt")
     j.append(line)            one action (one append)
@@ -98,8 +125,8 @@ from array import array
 
 from firmware.modules import forget_module
 from firmware.record import (ACTION, BAD, BAD_SKIP, CHUNK, CK_END, CK_LINE,  # noqa: F401
-                             COMMENT, FILLER, HEAD_END, LINE_MAX, SEAL_LEN, VOID,
-                             JournalError, block_crc, filler_bytes, head_end_bytes,
+                             COMMENT, FILLER, GROUP, HEAD_END, LINE_MAX, SEAL_LEN, VOID,
+                             JournalError, block_crc, crc16, filler_bytes, head_end_bytes,
                              seal_bytes, sealed_body, void_bytes)
 from firmware.record import is_header
 
@@ -183,6 +210,8 @@ class Journal:
     overflow = False  # the stack dropped its oldest records since stack_reset()
     details = None
     voided_checkpoints = 0
+    glued = None  # the resume's: lines repaired as it reads (firmware.session_replay)
+    anew = None  # the resume's: a journal to write anew (Session._resume)
 
     def __init__(self, storage, name="journal.txt"):
         self.storage = storage
@@ -250,10 +279,11 @@ class Journal:
         if free < need:
             raise OSError(ENOSPC, "flash full")
 
-    def start(self, header_lines, records=b""):
+    def start(self, header_lines, records=b"", names=None):
         """A fresh file (atomic): the header and its end record, then `records` (sealed
-        action records); returns where those start (firmware.journal_new)."""
-        return _rare("firmware.journal_new", "start")(self, header_lines, records)
+        action records); returns where those start (firmware.journal_new). names: the
+        players' names, their line (core.names) appended to header_lines first."""
+        return _rare("firmware.journal_new", "start")(self, header_lines, records, names)
 
     def append(self, line):
         """One action record. OSError (nothing written, or rolled back)."""
@@ -269,8 +299,21 @@ class Journal:
 
     def append_records(self, data, starts, n):
         """n action records, already sealed, in one write; starts[i] is where record i
-        begins in data (starts[n] == len(data))."""
-        off = self._write(data)
+        begins in data (starts[n] == len(data)). More than one are one group (a call:
+        its edges, its decision, its ruling): a `#( n crc` record goes first (crc: the
+        CRC-16 of their texts joined by line breaks), so a resume keeps all or none."""
+        if n > 1:
+            crc = 0xFFFF  # of their texts joined by line breaks (as a checkpoint's end)
+            for i in range(n):
+                if i:
+                    crc = crc16(b"\n", crc)
+                crc = crc16(data[starts[i]:starts[i + 1] - SEAL_LEN - 1], crc)
+            head = seal_bytes("#( %d %04x" % (n, crc))
+            off = self._write((head, data), True, len(head) + len(data))
+            self.stack_push(off, len(head), GROUP)
+            off += len(head)
+        else:
+            off = self._write(data)
         for i in range(n):
             self.stack_push(off + starts[i], starts[i + 1] - starts[i], ACTION)
         self.count += n

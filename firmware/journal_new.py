@@ -20,8 +20,16 @@ def _clean(line):
     return text
 
 
-def start(j, header_lines, records=b""):
+def start(j, header_lines, records=b"", names=None):
     """Journal.start (its docstring)."""
+    if names:
+        import sys
+        had = "core.names" in sys.modules
+        from core.names import line
+        header_lines.append(line(names))
+        if not had and sys.implementation.name == "micropython":
+            from firmware.modules import forget_module
+            forget_module("core.names")
     w = begin(j, header_lines, len(records))
     try:
         head = w.write(records) if records else w.size

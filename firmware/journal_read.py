@@ -9,7 +9,7 @@ records, load) come here, and its names classify, unseal, seal, ... are these.
 """
 
 from firmware.record import (ACTION, BAD, BAD_SKIP, CHUNK, CK_END, CK_LINE, COMMENT,
-                             FILLER, HEAD_END, LINE_MAX, SEAL_LEN, VOID, JournalError,
+                             FILLER, GROUP, HEAD_END, LINE_MAX, SEAL_LEN, VOID, JournalError,
                              block_crc, crc16, filler_bytes, head_end_bytes, is_header,
                              seal_bytes, sealed_body)
 
@@ -34,7 +34,7 @@ def _holds_no_action(line):
     at = 0
     while True:
         head = line[at:at + 2]
-        if head != b"#-" and head != b"#=" and head != b"#]":
+        if head != b"#-" and head != b"#=" and head != b"#]" and head != b"#(":
             return False
         i = line.find(b"  #~", at)
         if i < 0 or i + SEAL_LEN >= len(line):
@@ -61,6 +61,8 @@ def classify(raw):
         return CK_END, body
     if head == b"#} ":
         return HEAD_END, body
+    if head == b"#( ":
+        return GROUP, body
     if not body[1:].strip(b"-"):
         return VOID, body
     return COMMENT, body
@@ -183,11 +185,14 @@ def read_header(j, strict=True):
     return texts, off
 
 
-def fix_header(j, texts):
+def fix_header(j, texts, copied=False):
     """After read_header found the header cut short: do the file's first bytes hold
-    `texts` as a header (with its end record), but for a damaged byte or two (a flip)
-    or a cut inside the end record? Then they are written back in place (best effort)
-    and the offset after the end record is returned; else -1."""
+    `texts` as a header (with its end record), but for a few damaged bytes (a flip)
+    or a cut inside the end record? Then they are written back (best effort) and the
+    offset after the end record is returned; else -1. copied: `texts` come from a
+    checkpoint's copy (the header lines themselves were damaged): the repaired journal
+    is written anew (atomically) and the damaged file kept as game.badN, so the file
+    replays to the game the device shows; else (only the end record) in place."""
     st = j.storage
     end = head_end_bytes(texts)
     want = b"".join([seal_bytes(t) for t in texts]) + end
@@ -203,9 +208,12 @@ def fix_header(j, texts):
             for i in range(len(want)):
                 if want[i] != have[i]:
                     diffs += 1
-            if diffs > 2:
+            if diffs > (16 if copied else 2):
                 return -1
-            if diffs:
+            if diffs and copied:
+                from firmware.journal_fix import write_back
+                write_back(j, ((0, want),))
+            elif diffs:
                 st.patch(j.name, ((0, want),))
     except OSError:
         pass

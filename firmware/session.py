@@ -16,8 +16,11 @@ the action is taken back, so the game in RAM is always the game on flash.
                                  its history (Session.rewrite)
 
 The per-press path (push, flush, undo, a checkpoint every EVERY lines) stays in the
-heap; resume (firmware.session_resume) and rewrite (firmware.session_rewrite) are
-rare paths in their own modules, loaded when needed and let go after on a board.
+heap; resume (firmware.session_resume, then firmware.session_replay once the first
+has let go; firmware.session_stream for a long journal with no checkpoint) and rewrite
+(firmware.session_rewrite) are rare paths in their own modules, loaded when needed and
+let go after on a board. More than one line flushed at once (a Stress call) is one
+group in the journal, kept whole or not at all (firmware.journal).
 
 Bounded: a checkpoint every EVERY lines and at round and game boundaries, after which
 the game forgets (rebase) all but the last EVERY..2*EVERY actions (fewer where the game
@@ -46,9 +49,10 @@ HOLD_LINES = 64
 _hold = None  # (bytearray, array of starts): allocated once, shared by sessions
 
 # The rare paths' modules, let go after use on a board (unless already loaded)
-_RESUME = ("firmware.session_resume", "firmware.journal_read", "core.transcript")
+_RESUME = ("firmware.session_resume", "firmware.session_replay", "firmware.journal_read",
+           "core.transcript")
 _REWRITE = ("firmware.session_rewrite", "firmware.journal_new", "core.transcript")
-_NAMES = ("core.names",)
+_STREAM = ("firmware.session_stream",)
 
 
 def _hold_buffers():
@@ -126,14 +130,8 @@ class Session:
         (a comment: the rules never read it; History and the report do)."""
         game = make_game(name, players, options)
         header = game.header_lines()
-        if names:
-            had = _loaded(_NAMES)
-            from core.names import line
-            header.append(line(names))
-            line = None
-            _let_go(_NAMES, had)
         try:
-            journal.start(header)
+            journal.start(header, b"", names)  # the names line joins `header`
         except OSError as e:
             raise IllegalAction(jr.reason(e))
         return cls(game, journal, header)
@@ -390,6 +388,19 @@ class Session:
             _let_go(_RESUME, had)
 
     @classmethod
-    def _resume(cls, journal):
+    def _resume(cls, journal, again=None):
+        from firmware import session_replay
         from firmware import session_resume
-        return session_resume.resume(cls, journal, game_from_header)
+        plan, report = session_resume.resume(cls, journal, game_from_header, again)
+        session_resume = None
+        _let_go(_RESUME[:1], (False,))  # its part done: the replay has the heap
+        if journal.anew is not None:  # a long journal with no whole checkpoint
+            from firmware import session_stream
+            again = session_stream.resume_anew(cls, journal, game_from_header)
+            session_stream = None
+            _let_go(_STREAM, (False,))
+            return cls._resume(journal, again)
+        if plan is None:
+            return None, report
+        gc.collect()
+        return session_replay.finish(cls, journal, plan, game_from_header)

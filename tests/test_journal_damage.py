@@ -159,6 +159,9 @@ class CountingFS(OsFS):
 
 def test_a_2000_line_stress_journal_resumes_with_bounded_work(tmp_path):
     name, players, opts, body = stress_game(12, games=99, n=2000)
+    # The records before the newest checkpoint are read once, their seals checked (a
+    # damaged one is repaired, so the file still replays to the game: issue 20); what
+    # is read beyond that (the checkpoints, the replay after them) stays bounded.
     reads = []
     for n in (250, 2000):
         root = str(tmp_path / str(n))
@@ -167,9 +170,8 @@ def test_a_2000_line_stress_journal_resumes_with_bounded_work(tmp_path):
         back, report = resume(root, fs)
         assert report is None and back.game.to_json() == s.game.to_json()
         assert len(back.game.history) <= 3 * Session.EVERY
-        reads.append(fs.read)
-    size = os.path.getsize(str(tmp_path / "2000" / "game.txt"))
-    assert reads[1] < 16000 and reads[1] < size // 5, (reads, size)
+        reads.append(fs.read - os.path.getsize(os.path.join(root, "game.txt")))
+    assert reads[1] < 16000, reads
     assert reads[1] < 2 * reads[0] + 4000, reads
 
 
@@ -228,7 +230,7 @@ def test_a_power_cut_at_every_write_loses_at_most_the_entry_in_flight(tmp_path, 
         # held (deferred) lines were in flight too
         confirmed = s.game.moves - s.held
         assert confirmed - 1 <= back.game.moves <= s.game.moves + 1, (n, confirmed, back.game.moves)
-        assert report in (None, "Last entry lost"), (n, report)
+        assert report in (None, "Last entry lost", "Last call lost"), (n, report)
         text = live_text(os.path.join(root, "game.txt"))
         assert state_of(text) == back.game.to_json(), n  # the file is still a transcript
 
@@ -374,6 +376,12 @@ def test_cuts_of_a_journal_lose_nothing_before_the_cut(tmp_path, which):
             continue
         now = state_of(live_text(os.path.join(root, "game.txt")))
         assert back.game.to_json() == now, cut  # the file goes on as a transcript
+        # a held group (a call) whose records the cut left short is dropped whole
+        groups = [k for k, ln in enumerate(whole) if ln.startswith("#( ")]
+        if groups:
+            g = groups[-1]
+            if len([ln for ln in whole[g + 1:] if ln[:1] != "#"]) < int(whole[g].split()[1]):
+                whole = whole[:g]
         if [ln for ln in whole if ln[:1] != "#"][1:]:
             before = transcript.replay(whole)[0]
             # every whole record before the cut is kept (the last one may be whole
