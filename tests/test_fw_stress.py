@@ -9,7 +9,7 @@ apart (the pin interrupt stamps with the clock's ticks_us).
 import os
 
 from host_sim.device import find_text, install
-from tests.fw_helpers import new_device, pick_card
+from tests.fw_helpers import new_device
 
 install()  # the stand-in framebuf and machine, before the firmware is imported
 from firmware.screens.stress import StressScreen  # noqa: E402
@@ -39,17 +39,40 @@ def flip(dev, centre=None):
     where the two tops are entered or skipped with BACK."""
     assert dev.shows("Flip in") or dev.shows("Re-deal: flip in")
     dev.step(FLIP_MS)
-    assert dev.shows("Centre 1: P1")
+    assert dev.shows("Centre stack 1")
     enter_centre(dev, centre)
 
 
+def pick_rank(dev, token):
+    """In the centre picker: the fewest UP/DOWN presses to the rank of `token` (a card
+    such as "5H" or a rank such as "5": the suit is not entered), then OK."""
+    from core import cards
+    rank = cards.rank(cards.parse(token)) if token[-1:].upper() in cards.SUITS \
+        else cards.parse_rank(token)
+    screen = dev.app.screen
+    up = (rank - screen.rank) % 13
+    dev.presses(*(["UP"] * up if up <= 6 else ["DOWN"] * (13 - up)))
+    assert screen.rank == rank
+    dev.press("OK")
+    return min(up, 13 - up)
+
+
 def enter_centre(dev, centre):
+    """The two centre tops by rank (BACK skips when centre is None)."""
     if centre is None:
         dev.press("BACK")
         return
-    pick_card(dev, centre[0])
-    assert dev.shows("Centre 2: P2")
-    pick_card(dev, centre[1])
+    pick_rank(dev, centre[0])
+    assert dev.shows("Centre stack 2")
+    pick_rank(dev, centre[1])
+
+
+def out(dev, label):
+    """'P1 out' ('ANN out') on the play view, and OK to its question."""
+    choose(dev, label)
+    dev.press("OK")
+    assert type(dev.app.screen).__name__ == "ConfirmScreen" and dev.shows("OK: yes")
+    dev.press("OK")
 
 
 def choose(dev, label):
@@ -109,8 +132,9 @@ def test_a_whole_match_from_the_home_menu_to_the_match_end(tmp_path):
     assert find_text(dev.pixels(), "2", 4) is not None
     flip(dev, ("8C", "3D"))
     s = dev.game.state()
-    assert s["on"] and s["armed"] and s["tops"] == ["8C", "3D"] and not s["stress"]
-    assert dev.shows_big("8C  3D") and dev.shows("<Centre cards>") and dev.shows("Game 1 armed")
+    # by rank alone: the device writes stack 1's in hearts, stack 2's in spades
+    assert s["on"] and s["armed"] and s["tops"] == ["8H", "3S"] and not s["stress"]
+    assert dev.shows_big("8  3") and dev.shows("<Centre cards>") and dev.shows("Game 1 armed")
 
     # The tops come to show one rank: the table enters them, STRESS shows.
     dev.press("OK")
@@ -121,28 +145,32 @@ def test_a_whole_match_from_the_home_menu_to_the_match_end(tmp_path):
     two_presses(dev, 2, 1, 900)
     c = call(dev, 0)
     assert (c["winner"], c["tie"], c["margin_us"], c["loser"], c["on_stress"]) == (2, False, 900, 1, True)
-    assert dev.shows("P2 by 0.9 ms") and dev.shows("P1 takes stacks") and dev.shows("CALL BOB")
-    assert dev.shows_big("P2") and dev.shows("<Confirm>")
+    assert dev.shows("BOB by 0.9 ms") and dev.shows("ANN takes stacks") and dev.shows("CALL BOB")
+    assert dev.shows_big("BOB") and dev.shows("<Confirm>")
 
     dev.press("OK")  # confirm: ANN takes the stacks, the centre is laid anew
     assert dev.shows("Re-deal: flip in") and dev.game.state()["call_pending"]
+    assert dev.shows("ANN takes the stacks")  # the ruling in words, with the name
     flip(dev, ("9H", "KD"))
     s = dev.game.state()
-    assert s["armed"] and s["calls"][0]["final"] and s["tops"] == ["9H", "KD"]
+    assert s["armed"] and s["calls"][0]["final"] and s["tops"] == ["9H", "KS"]
 
-    choose(dev, "P1 out")
-    dev.press("OK")
+    choose(dev, "ANN out")
+    dev.press("OK")  # asked first: one OK does not end a game
+    assert dev.shows("ANN is out of cards:") and not dev.game.state()["over"]
+    dev.press("BACK")
+    assert not dev.game.state()["over"] and dev.shows("<ANN out>")
+    out(dev, "ANN out")
     s = dev.game.state()
     assert s["games_won"] == [1, 0] and s["over"] and not s["match_over"]
-    assert dev.shows("P1 won game 1") and dev.shows_big("1-0") and dev.shows("Game 2")
+    assert dev.shows("ANN won game 1") and dev.shows_big("1-0") and dev.shows("Game 2")
 
     dev.press("OK")
     flip(dev)
     # New cards are down and were not entered: the old tops are not shown.
     assert dev.game.state()["game_no"] == 2 and dev.shows_big("?  ?")
-    assert dev.shows("tops not entered") and not dev.shows_big("9H  KD")
-    choose(dev, "P1 out")
-    dev.press("OK")
+    assert dev.shows("tops not entered") and not dev.shows_big("9  K")
+    out(dev, "ANN out")
     s = dev.game.state()
     assert s["games_won"] == [2, 0] and s["match_over"] and s["match_winner"] == 1
     assert dev.shows("Match over") and dev.shows("Winner P1") and dev.shows_big("ANN")
@@ -150,7 +178,7 @@ def test_a_whole_match_from_the_home_menu_to_the_match_end(tmp_path):
 
     dev.press("OK")
     assert dev.shows("Tabletop companion") and not dev.shows("Resume Stress")
-    assert journal(dev)[:3] == ["game stress players 2", "start", "centre 8C 3D"]
+    assert journal(dev)[:3] == ["game stress players 2", "start", "centre 8H 3S"]
 
 
 def test_three_players_the_last_to_press_takes_the_stacks(tmp_path):
@@ -317,9 +345,9 @@ def test_the_call_view_says_stress_or_no_stress_and_defaults_to_the_likely_rulin
     assert dev.shows("G1 stress") and not dev.shows("no stress") and dev.shows("<Confirm>")
     dev.press("OK")  # confirm: P1 takes the stacks, the re-deal
     flip(dev)  # the new centre is skipped: the tops are not known
-    assert dev.shows_big("?  ?") and not dev.shows_big("6D  6S") and dev.shows("tops not entered")
+    assert dev.shows_big("?  ?") and not dev.shows_big("6  6") and dev.shows("tops not entered")
     two_presses(dev, 1, 2, 300)
-    assert dev.shows("TIE P1 P2 0.3 ms") and dev.shows("CALL") and not dev.shows("stress")
+    assert dev.shows("TIE ANN P2 0.3 ms") and dev.shows("CALL") and not dev.shows("stress")
     assert dev.shows("<Confirm>")  # tops unknown: nothing speaks against the call
 
 
@@ -351,7 +379,7 @@ def test_a_false_call_is_overruled_and_play_goes_on(tmp_path):
     dev.press("OK")
     s = dev.game.state()
     assert s["armed"] and s["calls"][0]["ruling"] == "void" and s["calls"][0]["loser"] is None
-    assert lines(dev)[-2:] == ["void", "resume"] and dev.shows("void: play on")
+    assert lines(dev)[-2:] == ["void", "resume"] and dev.shows("false call by P1:")
     # BACK takes it back line by line: resume, then the ruling.
     dev.press("BACK")
     assert dev.game.state()["call_pending"] and dev.shows("void: no stacks")
@@ -398,9 +426,9 @@ def test_a_stall_counts_down_and_takes_the_new_centre(tmp_path):
     dev.press("OK")
     assert dev.shows("Stall: flip in") and dev.game.state()["armed"]
     dev.step(FLIP_MS)
-    assert dev.shows("Centre 1: P1")
-    enter_centre(dev, ("7H", "8H"))
-    assert dev.game.state()["tops"] == ["7H", "8H"] and dev.shows_big("7H  8H")
+    assert dev.shows("Centre stack 1")
+    enter_centre(dev, ("7", "8"))
+    assert dev.game.state()["tops"] == ["7H", "8S"] and dev.shows_big("7  8")
     # A call during a stall countdown stops it and shows the call.
     choose(dev, "Stall 3-2-1")
     dev.press("OK")
@@ -432,8 +460,7 @@ def test_back_undoes_start_and_out_and_long_back_goes_home(tmp_path):
     dev.press("OK")  # confirm
     dev.step(FLIP_MS)
     dev.press("BACK")
-    choose(dev, "P2 out")
-    dev.press("OK")
+    out(dev, "P2 out")
     assert dev.game.state()["games_won"] == [0, 1]
     dev.press("BACK")  # a wrong out is taken back
     s = dev.game.state()
@@ -454,8 +481,7 @@ def test_the_screen_stays_awake_while_a_game_is_on_and_sleeps_between_games(tmp_
     flip(dev)
     dev.step((sleep_s + 60) * 1000)
     assert not dev.app.asleep and not dev.app.dimmed
-    choose(dev, "P1 out")
-    dev.press("OK")
+    out(dev, "P1 out")
     dev.step((sleep_s + 10) * 1000)
     assert dev.app.asleep
 
@@ -484,8 +510,7 @@ def test_a_restart_resumes_the_match(tmp_path):
     two_presses(dev, 1, 2, 2500)
     dev.press("OK")
     flip(dev)
-    choose(dev, "P2 out")
-    dev.press("OK")
+    out(dev, "P2 out")
     dev.press("OK")
     flip(dev)
     two_presses(dev, 1, 2, 300000)  # decided: written
@@ -599,3 +624,79 @@ def test_the_referee_on_micropython_across_the_tick_wrap():
     assert screen == "StressScreen" and crashes == 0
     assert [(c["winner"], c["margin_us"], c["loser"]) for c in first] == [(2, 900, 1)]
     assert after[0]["ruling"] == "void" and after[0]["final"]
+
+
+def test_STR_37_the_centre_tops_are_entered_by_rank_alone(tmp_path):
+    """Issue 18: suits do not matter in Stress, so the picker after a flip asks for the
+    rank only (UP/DOWN, from 7: at most 6 presses a stack), says when the two make a
+    stress, and the journal's `centre` line carries the ranks with the device's suits
+    (hearts for stack 1, spades for stack 2: a pair of one rank is two cards)."""
+    dev = new_device(tmp_path)
+    open_stress(dev)
+    dev.press("OK")
+    dev.step(FLIP_MS)
+    screen = dev.app.screen
+    assert type(screen).__name__ == "CentrePicker" and screen.rank == 7
+    assert dev.shows("Centre stack 1") and dev.shows_big("7") and dev.shows("then stack 2")
+    for rank in range(1, 14):  # every rank within 6 presses of where the picker opens
+        assert min((rank - 7) % 13, (7 - rank) % 13) <= 6
+    dev.presses("UP", "UP", "UP", "UP")  # 8 9 10 J
+    assert dev.shows_big("J")
+    dev.press("RIGHT")  # LEFT/RIGHT step the rank too: Q
+    dev.press("OK")
+    assert dev.shows("Centre stack 2") and dev.shows("stack 1: Q") and dev.app.screen.rank == 7
+    dev.presses("DOWN", "DOWN", "DOWN", "DOWN", "DOWN", "DOWN", "DOWN")  # 6 .. A, then K
+    assert dev.app.screen.rank == 13 and dev.shows("stack 1: Q")
+    dev.press("DOWN")
+    assert dev.shows("STRESS: both Q")
+    dev.press("OK")
+    s = dev.game.state()
+    assert s["tops"] == ["QH", "QS"] and s["stress"] and dev.shows_big("Q  Q")
+    assert dev.shows("STRESS: CALL!") and dev.game.format(dev.game.history[-1]) == "centre QH QS"
+
+
+def test_a_new_stress_game_starts_at_two_players_whatever_the_last_game_had(tmp_path):
+    """Issue 18: the player count of a new Stress game is the game's default (2), not
+    the last game's; the table's size (settings "players") stays for the other games."""
+    dev = new_device(tmp_path)
+    open_stress(dev, players=3)
+    assert dev.game.players == 3
+    dev.long("BACK")
+    entries = [e[0] for e in dev.app.screen.entries]
+    while dev.app.screen.menu.index != entries.index("Stress"):
+        dev.press("DOWN")
+    dev.press("OK")
+    assert dev.shows("Start a new game? The") and dev.shows("goes to History.")
+    dev.press("OK")
+    assert dev.app.screen.players == 2 and dev.shows_big("< 2 >")
+    assert dev.app.settings.get("players") == 2  # the table's size: untouched
+    dev.app.settings.set("players", 4)
+    dev.press("BACK")
+    entries = [e[0] for e in dev.app.screen.entries]
+    while dev.app.screen.menu.index != entries.index("Stack 31"):
+        dev.press("UP")
+    dev.press("OK")
+    dev.press("OK")  # over the saved Stress match
+    assert dev.app.screen.players == 4  # Stack 31 starts at the table's size
+
+
+def test_px_out_asks_first_and_a_call_meanwhile_is_taken(tmp_path):
+    """Issue 23: 'P1 out' asks before it ends the game (as Stack 31's Disqualify); the
+    referee keeps listening under the question: a call closes it and is decided."""
+    dev = new_device(tmp_path)
+    dev.app.settings.set_name(2, "BOB")
+    open_stress(dev)
+    dev.press("OK")
+    flip(dev, ("5H", "5S"))
+    choose(dev, "BOB out")
+    dev.press("OK")
+    assert dev.shows("BOB is out of cards:") and dev.shows("game 1 to BOB?")
+    assert not dev.game.state()["over"]
+    two_presses(dev, 1, 2, 900)
+    assert isinstance(dev.app.screen, StressScreen) and dev.game.state()["call_pending"]
+    assert dev.shows("CALL P1") and not dev.game.state()["over"]
+    dev.press("OK")  # BOB takes the stacks: the re-deal says so under the count
+    assert dev.shows("Re-deal: flip in") and dev.shows("BOB takes the stacks")
+    flip(dev)
+    out(dev, "BOB out")
+    assert dev.game.state()["games_won"] == [0, 1] and dev.shows("BOB won game 1")

@@ -227,6 +227,7 @@ def test_STR_38_the_frame_reaches_the_panel_before_the_write(tmp_path):
     dev.step(FLIP_MS)
     dev.press("BACK")
     choose(dev, "P2 out")
+    dev.press("OK")  # the question (issue 23): the yes below is the ruling
     del seen[:]
     frames = dev.app.frames
     dev.press("OK")
@@ -291,6 +292,7 @@ def test_STR_38_a_full_flash_refuses_an_out_and_the_game_stays_as_on_flash(tmp_p
         f.write(b"x" * 4096)
     choose(dev, "P1 out")
     dev.press("OK")
+    dev.press("OK")  # yes to "P1 is out of cards: ...?"
     dev.step(30)
     assert dev.app._toast == ["flash full: not", "saved"]
     s = dev.game.state()

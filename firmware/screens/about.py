@@ -20,7 +20,7 @@ class AboutScreen(Screen):
         try:
             ui.text(fb, "free memory %d KB" % (gc.mem_free() // 1024), 0, 36)
         except AttributeError:
-            ui.text(fb, "free memory: no heap", 0, 36)  # CPython
+            ui.text(fb, "free memory: n/a (PC)", 0, 36)  # CPython: the simulator
         session = self.app.session
         ui.text(fb, "saved: " + (GAMES[session.name][2] if session else "none"), 0, 45)
         ui.text(fb, "BACK: home", 0, 56)

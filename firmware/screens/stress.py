@@ -68,7 +68,6 @@ _FLIP_REDEAL = const(1)
 _FLIP_STALL = const(2)
 # (winner known, loser known): constant tuples, so a loop turn allocates none
 KNOWN = ((False, False), (False, True), (True, False), (True, True))
-_picker = None  # the centre picker's class (_picker_class), made at the first flip
 
 
 def _rare():
@@ -142,15 +141,13 @@ class StressScreen(Screen):
         return PLAY_VIEW
 
     def _sync_view(self):
-        global _picker
         view = self._view()
         if view != self.view:
             self.view = view
             self.choice = 0
             self.chosen = False
-            if view == END:  # no centre picker any more (BACK makes it again if needed)
-                _picker = None
-                _let_go("firmware.screens.cardpicker")
+            if view == END:  # no centre picker any more (BACK loads it again if needed)
+                _let_go("firmware.screens.stress_centre")
         if view == CALL and not self.chosen:
             # the call view's default: the ruling the table most likely makes
             g = self.game
@@ -167,9 +164,9 @@ class StressScreen(Screen):
         return view
 
     def _label(self, view, i):
-        """The action line's label i in view (PLAY_VIEW or CALL)."""
+        """The action line's label i in view (PLAY_VIEW or CALL): 'ANN out', 'BOB takes'."""
         if i >= 2:
-            return ("P%d out" if view == PLAY_VIEW else "P%d takes") % (i - 1)
+            return self.app.settings.name(i - 1) + (" out" if view == PLAY_VIEW else " takes")
         if view == PLAY_VIEW:
             return "Stall 3-2-1" if i else "Centre cards"
         return "False call" if i else "Confirm"
@@ -217,10 +214,25 @@ class StressScreen(Screen):
                 self._open_picker()
             elif i == 1:
                 self._countdown(_FLIP_STALL)
-            elif self._line((i - 1, "out")):
-                app.beep(1568, 300)
+            else:  # "P1 out" asks first, as Stack 31's Disqualify: one OK ends no game
+                from firmware.screens.confirm import ConfirmScreen
+                self.out_p = p = i - 1
+                who = app.settings.name(p)
+                q = ConfirmScreen(app, "%s is out of cards: game %d to %s?"
+                                  % (who, self.game.game_no, who), self._out)
+                # the referee listens under the question (a call closes it, as it
+                # closes the centre picker)
+                q.on_call = self.on_call
+                q.tick = self.background
+                q.awake = self.awake
+                app.push(q)
+                _let_go("firmware.screens.confirm")  # the question holds what it needs
         else:
             self._call_action(self.choice)
+
+    def _out(self):
+        if self._line((self.out_p, "out")):
+            self.app.beep(1568, 300)
 
     def on_call(self, player, down, t_us):
         """A raw edge: kept in stamp order and journalled at this loop turn's tick, so the
@@ -281,12 +293,12 @@ class StressScreen(Screen):
             app.toast("timing the call")
         elif a.loser() is not None:
             if known[1]:
-                self._countdown(_FLIP_REDEAL)
+                self._countdown(_FLIP_REDEAL)  # its view says who takes the stacks
             else:
                 app.toast("wait: not all pressed")
         elif a.tie():
-            self._line((None, "resume"))  # a tie: nobody takes the stacks, play goes on
-            app.toast("tie: play on")
+            if self._line((None, "resume")):  # a tie: nobody takes the stacks, play goes on
+                app.toast("tie: play on")
         elif known[1]:
             app.toast("name who takes")
         else:
@@ -449,10 +461,8 @@ class StressScreen(Screen):
         self._write(True)
 
     def _open_picker(self):
-        global _picker
-        if _picker is None:
-            _picker = _picker_class()
-        self.app.push(_picker(self.app, self, 1))
+        from firmware.screens.stress_centre import CentrePicker  # kept till the match ends
+        self.app.push(CentrePicker(self.app, self, 1))
 
     # Drawing: the score, the countdown and the call's winner in big digits, the margin
     # and the next step in words ----------------------------------------------------------
@@ -474,6 +484,11 @@ class StressScreen(Screen):
                 ui.big_center(fb, str((left + 999999) // 1000000), 13, 4)
             else:
                 ui.big_center(fb, "FLIP", 17, 3)
+            taker = g.ruling if g.ruling is not None else g.arbiter.loser()
+            if self.count_kind == _FLIP_REDEAL and taker is not None and taker != "void":
+                # the ruling taken, in words, under the count (it hides nothing)
+                who = names[taker]
+                ui.center(fb, _fit(who + " takes the stacks", who + " takes"), 47)
             ui.text(fb, "BACK: cancel", 0, 56)
             return
         score = "-".join([str(w) for w in g.games_won])
@@ -481,18 +496,22 @@ class StressScreen(Screen):
             # Between games: the match score, the centre if known, and the next step
             n = g.game_no + 1
             _title(fb, "Game %d" % n, "to win %d" % g.options["games"], "G%d" % n)
-            scale = 3 if ui.big_width(score, 3) <= ui.W else 2
-            ui.big_center(fb, score, 11, scale)
-            y = 13 + 8 * scale
-            col = ui.W // g.players
-            for p in range(g.players):
-                ui.center_in(fb, names[p][:col // ui.CHAR], p * col, col, y)
+            if g.players == 2:  # the score large, each name under its half
+                ui.big_center(fb, score, 11, 3 if ui.big_width(score, 3) <= ui.W else 2)
+                for p in range(2):
+                    ui.center_in(fb, names[p], p * 64, 64, 37)
+            else:  # 3 or 4: a row each, the name and the games won
+                for p in range(g.players):
+                    ui.text(fb, names[p], 0, 9 + 9 * p)
+                    ui.right(fb, str(g.games_won[p]), 9 + 9 * p)
             tops = _tops(g)
             if g.over and g.history:
                 for action in reversed(g.history):
                     if action[1] == "out":
                         if action[0]:
-                            ui.center(fb, "P%d won game %d" % (action[0], g.game_no), 46)
+                            who = names[action[0] - 1]
+                            ui.center(fb, _fit("%s won game %d" % (who, g.game_no),
+                                               "%s won G%d" % (who, g.game_no)), 46)
                         break
             elif tops:
                 ui.center(fb, "centre " + tops, 46)
@@ -521,7 +540,7 @@ class StressScreen(Screen):
             # whether the tops showed stress (when the table entered them)
             a = g.arbiter
             winner_known, loser_known = self.known
-            big, line = "...", "timing"
+            big, line, tie_by = "...", "timing", ""
             if winner_known:
                 margin = a.margin_us()
                 if a.tie():
@@ -536,38 +555,43 @@ class StressScreen(Screen):
                             first, second = i, first
                         elif second < 0 or off < a.pressed_at(second):
                             second = i
-                    line = "TIE P%d P%d %s" % (first + 1, second + 1, _margin(margin))
+                    line = "TIE %s %s %s" % (names[first], names[second], _margin(margin))
+                    if len(line) > ui.COLS:  # long names: the margin goes to the next line
+                        line = names[first] + " " + names[second]
+                        tie_by = " " + _margin(margin)
                 else:
-                    w = a.winner() + 1
-                    big = "P%d" % w
+                    w = names[a.winner()]
+                    big = w
                     if margin is None:
-                        line = "P%d alone" % w if loser_known else "P%d, no other yet" % w
+                        line = _fit(w + " alone", "alone") if loser_known else \
+                            _fit(w + ", no other yet", "no other press yet")
                     else:
-                        line = "P%d by %s" % (w, _margin(margin))
+                        by = "by " + _margin(margin)
+                        line = _fit(w + " " + by, by)
             ruling = g.ruling
             if not winner_known:
                 stacks = ""
             elif ruling == "void":
                 stacks = "void: no stacks"
             elif ruling is not None:
-                stacks = "ruled: P%d takes" % (ruling + 1)
+                stacks = _fit("ruled: %s takes" % names[ruling], names[ruling] + " takes")
             elif a.tie() and a.loser() is None:
-                stacks = "nobody takes"
+                stacks = "nobody takes" + tie_by
             elif not loser_known:
                 stacks = "waiting..."
             elif a.loser() is None:
                 stacks = "table decides"
             else:
-                stacks = "P%d takes stacks" % (a.loser() + 1)
+                stacks = _fit(names[a.loser()] + " takes stacks", names[a.loser()] + " takes")
             w = a.winner()
             right = "G%d" % g.game_no
             if self.call_tops_known:
                 right += " stress" if g.call_stress else " no stress"
             _title(fb, "CALL " + names[w] if winner_known and w is not None else "CALL",
                    right, "CALL")
-            ui.big_center(fb, big, 10, 3)
-            ui.center(fb, line[:ui.COLS], 36)
-            ui.center(fb, stacks[:ui.COLS], 45)
+            ui.big_center(fb, big, 10, 3 if ui.big_width(big, 3) <= ui.W else 2)
+            ui.center(fb, line, 36)
+            ui.center(fb, stacks, 45)
             label = self._label(view, self.choice % (g.players + 2))
         fb.fill_rect(0, 55, ui.W, 9, 1)  # the action line
         ui.center(fb, ("<" + label + ">")[:ui.COLS], 56, 0)
@@ -582,14 +606,21 @@ def _margin(us):
     return "%d.%02d s" % (hundredths // 100, hundredths % 100)
 
 
+def _fit(words, short):
+    """`words` when they fit a row of the panel, else `short` (long names)."""
+    return words if len(words) <= ui.COLS else short
+
+
 def _tops(game, unknown=False):
-    """'8C  3D'; '?  ?' when new cards are down that the table has not entered."""
+    """'8  3': the ranks alone (suits do not matter in Stress); '?  ?' when new cards
+    are down that the table has not entered."""
     a, b = game.tops
     if a is None or b is None:
         return ""
     if unknown:
         return "?  ?"
-    return cards.name(a) + "  " + cards.name(b)
+    names = cards.RANK_NAMES
+    return names[cards.rank(a) - 1] + "  " + names[cards.rank(b) - 1]
 
 
 def _title(fb, left, right, short):
@@ -598,53 +629,3 @@ def _title(fb, left, right, short):
     if len(left) > room:
         left = short
     ui.bar(fb, left[:room], 0, right)
-
-
-def _picker_class():
-    """The centre-card picker's class, made at the first flip (so the card picker's
-    module loads then, not with the game): it keeps the referee listening. Calls are
-    taken while the table enters the new centre tops, so every raw call-button edge
-    and every loop turn go on to the Stress screen below it (which closes the picker
-    when a call is made). Two cards: stack 1, then stack 2; BACK skips."""
-    from firmware.screens.cardpicker import CardPickerScreen
-
-    class CentrePicker(CardPickerScreen):
-        def __init__(self, app, owner, stack, first=None):
-            self.owner = owner
-            self.first = first
-            CardPickerScreen.__init__(self, app, "Centre %d: P%d" % (stack, stack),
-                                      self._picked, self._preview)
-
-        def _picked(self, card):
-            first = self.first
-            if first is None:
-                self.app.push(CentrePicker(self.app, self.owner, 2, card))
-            elif self.owner._line((None, "centre", first, card)):
-                self.owner.tops_unknown = False
-                self.app.beep()
-
-        def _preview(self, card):
-            first = self.first
-            if first is None:
-                return "BACK: skip"
-            if card == first:
-                return "same card twice"
-            if cards.rank(card) == cards.rank(first):
-                return "STRESS"
-            return "with " + cards.name(first)
-
-        def on_button(self, kind, button):
-            if button == b.BACK and kind == b.LONG:
-                self.owner.leave()  # going home: what waits in RAM is written first
-            CardPickerScreen.on_button(self, kind, button)
-
-        def on_call(self, player, down, t_us):
-            self.owner.on_call(player, down, t_us)
-
-        def tick(self, now_ms):
-            self.owner.background(now_ms)
-
-        def awake(self):
-            return self.owner.awake()
-
-    return CentrePicker

@@ -59,12 +59,16 @@ def likely_taker(arbiter, slow_window_us):
 
 def rule(s, i):
     """The table overrules the call on screen s: action i 1 is a false call (it counts
-    for nothing, play goes on), 2.. names who takes the stacks (then the re-deal)."""
+    for nothing, play goes on), 2.. names who takes the stacks (then the re-deal).
+    Each ruling taken is said in words, with the player's name."""
+    app = s.app
     if i == 1:
+        w = s.game.arbiter.winner()
         if s._line((None, "void")) and s._line((None, "resume")):
-            s.app.toast("void: play on")
+            app.toast("false call%s: play on" % (
+                "" if w is None else " by " + app.settings.name(w + 1)))
     elif s._line((i - 1, "takes")):
-        s._countdown(1)  # FLIP_REDEAL
+        s._countdown(1)  # FLIP_REDEAL: its view says who takes the stacks
 
 
 def write_failed(s, reason):
