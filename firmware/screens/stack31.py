@@ -389,7 +389,9 @@ class Stack31Screen(Screen):
     def draw(self, fb):
         g = self.game
         if g.over:
-            self._draw_end(fb)
+            # the end screen's code is loaded only then (its module goes home with it)
+            from firmware.screens.stack31_end import draw_end
+            draw_end(self, fb)
             return
         names = self._names()
         ui.bar(fb, names[g.to_move] + "'s turn", 0, "D%d" % g.deck)
@@ -422,26 +424,3 @@ class Stack31Screen(Screen):
         ui.big_center(fb, str(value), PILE_Y + 1, 2, ink, x + 8, 24)
         if owner is not None:
             ui.center_in(fb, owners[owner], x, 32, OWNER_Y, ink)
-
-    def _draw_end(self, fb):
-        """The winner's name large, then every player's piles by name."""
-        g = self.game
-        names = self._names()
-        winners = g.winners()
-        won = g.piles_won()
-        ui.bar(fb, "Game over")
-        if len(winners) == 1:
-            w = winners[0] - 1
-            ui.big_center(fb, names[w], 10, 2)
-            n = won[w]
-            ui.center(fb, "wins with %d pile%s" % (n, "" if n == 1 else "s"), 28)
-        elif winners:
-            ui.big_center(fb, "Tie", 10, 2)
-            k = len(winners)
-            short = labels(names, (ui.COLS - k + 1) // k)
-            ui.center(fb, " ".join(short[w - 1] for w in winners), 28)
-        else:
-            ui.big_center(fb, "No winner", 10, 2)
-        grid(fb, names, [("%d" % w) if g.active[i] else "-" for i, w in enumerate(won)],
-             (37, 45))
-        ui.text(fb, "OK:home BK:undo", 0, 56)
