@@ -34,11 +34,11 @@ def references(tmp_path_factory):
 
 
 def header_end(data):
-    """Bytes of the header records (game and option lines, and their end record)."""
+    """Bytes of the header records (game, option and names lines, and their end record)."""
     off = 0
     for line in data.split(b"\n"):
         if not (line.startswith(b"game ") or line.startswith(b"option ")
-                or line.startswith(b"#} ")):
+                or line.startswith(b"#@names ") or line.startswith(b"#} ")):
             break
         off += len(line) + 1
     return off
