@@ -57,10 +57,6 @@ class App:
         self.asleep = False
         self._swallow = -1  # the button whose press woke the screen
         self._collect = False  # a press was answered: collect on the next idle turn
-        # The settings' dim and off times in ms, read again after every turn with input
-        # (only a press changes them): settings.get allocates on MicroPython, and an
-        # idle turn must not
-        self._dim_ms = self._off_ms = 0
         self.crashes = 0
         self.frames = 0
         # What screens remember while the device is on (where a picker was left):
@@ -176,14 +172,9 @@ class App:
         # player). An action that names no player was made by the player to move, who
         # is to move again once it is undone.
         game = session.game
-        p = action[0]
-        if p is None and hasattr(game, "to_move"):
-            p = game.to_move + 1
-        if p is None:
-            self.toast("undone: " + game.format(action))
-        else:
-            self.toast("undone: %s's %s" % (self.settings.name(p),
-                                            game.format((None,) + tuple(action[1:]))))
+        p = action[0] or getattr(game, "to_move", -1) + 1
+        self.toast("undone: %s's %s" % (self.settings.name(p), game.format(
+            (None,) + tuple(action[1:]))) if p else "undone: " + game.format(action))
         return action
 
     def player_label(self, p):
@@ -271,13 +262,6 @@ class App:
 
     def apply_display_settings(self):
         self.fb.contrast(self.settings.contrast())
-        self.read_care()
-
-    def read_care(self):
-        """The settings' dim and off times (see __init__: read after input only)."""
-        settings = self.settings
-        self._dim_ms = settings.get("dim_s") * 1000
-        self._off_ms = settings.get("sleep_s") * 1000
 
     # The loop ------------------------------------------------------------------
 
@@ -291,11 +275,11 @@ class App:
             self.crash(e)
         while True:
             self.step_safely()
+            ms = self.idle_ms()
             if on_idle is not None:
                 on_idle()
-                self.hw.clock.sleep_ms(min(self.idle_ms(), self.LOOP_MS))
-            else:
-                self.wait(self.idle_ms())
+                ms = min(ms, self.LOOP_MS)
+            self.wait(ms)
 
     def wait(self, ms):
         """Sleep up to `ms`, or until an input edge comes (the pin IRQ fills the ring),
@@ -311,18 +295,16 @@ class App:
             clock.sleep_ms(1)
 
     def idle_ms(self):
-        """How long the loop may wait for input before its next turn: 0 while something
-        is to do (a frame, an entry to write, a collection), else until the next
-        deadline: the screen's own (Screen.due_ms: LOOP_MS while it runs by itself, a
-        countdown), a frame it holds back or a note of the buzzer (LOOP_MS), the buttons'
-        (ButtonMachine.wait_us: a contact that moves, a button held), a message's end;
-        at most IDLE_MAX_MS (dimming and the screen going off come that late at most)."""
+        """How long the loop may wait for input after a turn (step): 0 when a collection
+        is to do, else until the next deadline: the screen's own (Screen.due_ms:
+        LOOP_MS while it runs by itself, a countdown), a frame it holds back or a note
+        of the buzzer (LOOP_MS), the buttons' (ButtonMachine.wait_us: a contact that
+        moves, a button held), a message's end; at most IDLE_MAX_MS (dimming and the
+        screen going off come that late at most)."""
         screen = self.screen
         moving = self.hw.buttons.machine.wait_us()
-        if self._held or (self._dirty and not self.asleep and screen.ready()) or (
-                self._collect and not self._dirty and moving < 0):
+        if self._collect and not self._dirty and moving < 0:
             return 0
-        clock = self.hw.clock
         wait = screen.due_ms()
         if wait < 0 or wait > self.IDLE_MAX_MS:
             wait = self.IDLE_MAX_MS
@@ -332,6 +314,7 @@ class App:
         if 0 <= moving < wait * 1000:
             wait = (moving + 999) // 1000
         if self._toast is not None:
+            clock = self.hw.clock
             ms = clock.ticks_diff(self._toast_of[2], clock.ticks_ms())
             if ms < wait:
                 wait = ms
@@ -396,8 +379,9 @@ class App:
             self._last_input = now
         else:
             idle = clock.ticks_diff(now, self._last_input)
-            off_ms = self._off_ms
-            dim_ms = self._dim_ms
+            settings = self.settings
+            off_ms = settings.get("sleep_s") * 1000
+            dim_ms = settings.get("dim_s") * 1000
             if not self.asleep and off_ms and idle >= off_ms:
                 self.asleep = True
                 self.fb.poweroff()
@@ -409,7 +393,6 @@ class App:
             self.render()
         if events or calls:
             self._collect = True
-            self.read_care()
         elif self._collect and not self._dirty and buttons.machine.wait_us() < 0:
             # A press was answered and its frame is out: its garbage goes now, on an idle
             # turn, before the next press allocates among it (and with the collector's
