@@ -94,8 +94,8 @@ def settled():
     for i in range(m.count):
         if m.raw[i] or m.state[i]:  # held, or its release not yet decided
             return False
-    due = getattr(m, "due", None)
-    if due is not None and due(app.hw.clock.ticks_us()) >= 0:
+    wait_us = getattr(m, "wait_us", None)
+    if wait_us is not None and wait_us() >= 0:
         return False  # a debounce (a bounce's end, a glitch check) still to run
     idle_ms = getattr(app, "idle_ms", None)
     if idle_ms is not None:
