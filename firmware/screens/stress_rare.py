@@ -6,6 +6,7 @@ imports the screen (no import circle): the screen is handed in.
 """
 
 from core.errors import IllegalAction
+from core import cards
 
 # The views, as in firmware/screens/stress.py
 MATCH = 0
@@ -106,7 +107,15 @@ def back(s, view):
     if action is None:
         s.app.toast("use False call" if view == CALL else "nothing to undo")
     else:
-        s.app.toast("undone: " + s.game.format(action))
+        p = action[0]
+        verb = action[1]
+        if verb == "centre":  # the tops are entered by rank: say them so
+            text = "centre %s %s" % (cards.name(action[2])[:-1], cards.name(action[3])[:-1])
+        elif p is not None and verb in ("out", "takes"):
+            text = "%s %s" % (s.app.settings.name(p), verb)  # "ANN out": a name, no seat
+        else:
+            text = s.game.format(action)
+        s.app.toast("undone: " + text)
 
 
 def _undo(s, verbs):
