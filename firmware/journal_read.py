@@ -147,9 +147,11 @@ def read_header(j, strict=True):
                 else:
                     junk = True
                 break
-            if kind == COMMENT and texts and body[:8] == b"#@names " and \
-                    raw.endswith(b"\n"):
+            if kind == COMMENT and texts and body[:8] == b"#@names ":
                 texts.append(body.decode("utf-8"))  # the names: part of the header
+                if not raw.endswith(b"\n"):
+                    damaged = True  # the file ends right after it: its end record lost
+                    break
                 off += len(raw)
                 continue
             if kind != ACTION:
@@ -197,10 +199,17 @@ def fix_header(j, texts, copied=False):
     end = head_end_bytes(texts)
     want = b"".join([seal_bytes(t) for t in texts]) + end
     have = st.read_at(j.name, 0, len(want))
+    # The names line is the header's last (firmware.journal_new): once it is whole
+    # (its break aside), no game or option line can be missing, and the file may end
+    # anywhere after it. Without it, a file ending after a header line may have lost
+    # option lines: never a game with options it did not have.
+    need = len(want) - len(end) + 1  # every header line, a byte of the end record
+    if texts[-1][:8] == "#@names ":
+        need -= 2  # every header line, the names line's break aside
     try:
         if len(have) < len(want):
-            # the file ends inside the end record: every header line is there
-            if len(have) <= len(want) - len(end) or want[:len(have)] != have:
+            # the file ends inside the end record (or after the names line's seal)
+            if len(have) < need or want[:len(have)] != have:
                 return -1
             st.append(j.name, want[len(have):])
         else:
