@@ -391,7 +391,7 @@ class Stack31Screen(Screen):
         if g.over:
             # the end screen's code is loaded only then (its module goes home with it)
             from firmware.screens.stack31_end import draw_end
-            draw_end(self, fb)
+            draw_end(self, fb, grid, labels)
             return
         names = self._names()
         ui.bar(fb, names[g.to_move] + "'s turn", 0, "D%d" % g.deck)

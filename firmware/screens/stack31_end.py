@@ -2,11 +2,11 @@
 name; loaded when a game is over (firmware/screens/stack31.py draws the rest)."""
 
 from firmware import ui
-from firmware.screens.stack31 import grid, labels
 
 
-def draw_end(board, fb):
-    """The winner's name large, then every player's piles by name."""
+def draw_end(board, fb, grid, labels):
+    """The winner's name large, then every player's piles by name (the board's grid
+    and labels handed in: this module does not import the board, no import circle)."""
     g = board.game
     names = board._names()
     winners = g.winners()
