@@ -69,7 +69,9 @@ def test_byte_flips_and_cuts_of_the_played_journal(tmp_path, references, game):
         head = fs_tool.sweep_bytes(game, data, str(tmp_path), "flip", 1, last=end)
         head_cuts = fs_tool.sweep_bytes(game, data, str(tmp_path), "cut", 1, last=end)
     assert flips.cases >= 2 * len(data) // step and cuts.cases >= len(data) // step
-    assert flips.said > 0  # damage after the last checkpoint is found and said
+    # damage after the last checkpoint is found and said (a journal that ends with a
+    # whole checkpoint has no flip after it: every flip is repaired)
+    assert flips.said > 0 or not flips.cases_after
     check(flips)
     check(cuts)
     check(head)
