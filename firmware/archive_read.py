@@ -25,7 +25,7 @@ from firmware.record import sealed_body
 from firmware.storage import OsFS, Storage
 
 try:
-    from binascii import crc32
+    from binascii import crc32  # pyright: ignore[reportAssignmentType]
 except ImportError:  # a port without it: the CRC-16 (slower, the same everywhere here)
     from firmware.record import crc16
 

@@ -224,7 +224,7 @@ class StressScreen(Screen):
                 # closes the centre picker)
                 q.on_call = self.on_call
                 q.tick = self.background
-                q.awake = self.awake
+                q.awake = self.awake  # pyright: ignore[reportAttributeAccessIssue]
                 app.push(q)
                 _let_go("firmware.screens.confirm")  # the question holds what it needs
         else:
