@@ -220,7 +220,7 @@ def test_a_long_game_played_out_to_the_end(tmp_path):
     assert dev.shows("Game over") and dev.shows_big("Tie") and dev.shows("P1 P2")
 
 
-def test_names_from_settings_show_where_a_player_is_meant(tmp_path):
+def test_S31_27_names_from_settings_show_where_a_player_is_meant(tmp_path):
     dev = new_device(tmp_path)
     for p, name in enumerate(("ANN", "BOB", "CY"), 1):
         dev.app.settings.set_name(p, name)
@@ -360,7 +360,7 @@ def test_a_suit_step_keeps_the_rank_or_says_why_it_cannot(tmp_path):
     assert picker.note is None and dev.shows("<> suit  ^v rank")
 
 
-def test_a_step_toward_a_shown_or_passing_card_says_why(tmp_path):
+def test_S31_26_a_step_toward_a_shown_or_passing_card_says_why(tmp_path):
     from core import cards
     dev = new_device(tmp_path)
     open_stack31(dev)
