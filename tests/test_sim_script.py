@@ -38,8 +38,9 @@ def test_the_game_state_at_the_end_of_the_script(tmp_path):
     runner = sc.run_text(cut, root=str(tmp_path))
     g = runner.dev.game
     assert g.over and g.winners() == [1]
-    assert [g.format(a) for a in g.history] == ["draw", "draw", "play KS", "dq"]
-    assert runner.dev.shows("Game over") and runner.dev.shows("Winner")
+    # three players (ANN, BOB, CY): three draws, ANN's king, then BOB and CY disqualified
+    assert [g.format(a) for a in g.history] == ["draw", "draw", "draw", "play KS", "dq", "dq"]
+    assert runner.dev.shows("Game over") and runner.dev.shows("wins")
     # the journal on the flash folder is the game
     with open(os.path.join(str(tmp_path), "game.txt")) as f:
         assert "play KS" in f.read()
