@@ -177,6 +177,13 @@ class App:
             (None,) + tuple(action[1:]))) if p else "undone: " + game.format(action))
         return action
 
+    def resume_saved(self):
+        """The game on flash back in play (as at power-up: Session.resume), for the
+        archive when a game it was to keep stays (the archive never imports the
+        session: no import circle)."""
+        from firmware.session import Session
+        self.session = Session.resume(self.journal)[0]
+
     def player_label(self, p):
         """'P2' or 'P2 ANN': the seat always, the name when one was given."""
         name = self.settings.name(p)

@@ -195,7 +195,7 @@ def summarize(storage, name, damaged_too=False):
     None, or with damaged_too a damaged row of game "?"."""
     from core.errors import IllegalAction
     from firmware import journal_read as jrd
-    from firmware.session import game_from_header
+    from firmware.session_header import game_from_header
     j = _Reader(storage, name)
     try:
         header, off = jrd.read_header(j)
@@ -631,8 +631,7 @@ def _keep(app, status, failed):
         if not app.hw.storage.exists(IN_PLAY):  # archived, but not all went well
             return True, (failed % why(e)) if status else None
         try:
-            from firmware.session import Session
-            app.session = Session.resume(app.journal)[0]
+            app.resume_saved()
         except Exception as e2:  # noqa: BLE001
             app._log(e2)
         return False, failed % why(e)
