@@ -137,7 +137,7 @@ class Game:
 
     def _base_lines(self):
         """The base checkpoint's lines, or None (the start of the game). The base may
-        be kept where it lies instead (a journal on flash: firmware/session.py): then
+        be kept where it lies instead (a journal on flash: firmware/session/__init__.py): then
         _base is a function that reads it back (IllegalAction when it cannot)."""
         base = self._base
         if callable(base):

@@ -23,7 +23,7 @@ import gc
 import sys
 
 from core.errors import IllegalAction
-from firmware import buttons as b
+from firmware.drivers import buttons as b
 from firmware import ui
 from firmware.modules import forget_module
 # Loaded with the app, not when needed: the crash handler must show its screen even
@@ -264,7 +264,7 @@ class App:
             if name in keep or name in game or name in shown:
                 continue
             if getattr(sys.modules[name], "_said", None) is not None:
-                continue  # firmware.archive holds a message for History
+                continue  # firmware.archive.store holds a message for History
             forget_module(name)
 
     def apply_display_settings(self):

@@ -6,7 +6,7 @@ Its own module so that the screens need not import the app loop (no import circl
 import sys
 
 # A message a module leaves for later when it may be dropped before it is shown
-# (firmware.archive: the oldest games dropped for room on a full flash, said by History).
+# (firmware.archive.store: the oldest games dropped for room on a full flash, said by History).
 said = None
 
 

@@ -4,7 +4,7 @@ The app keeps a stack of screens; the top one gets the events and draws. A scree
 redraws only when it asks (`self.app.redraw()`), so an idle screen sends nothing.
 """
 
-from firmware import buttons as b
+from firmware.drivers import buttons as b
 from firmware import ui
 
 

@@ -35,7 +35,7 @@ def build(machine, board, clock, root, fs=None):
     journal = Journal(None, session.JOURNAL)
     session._hold_buffers()
     from firmware.app import App
-    from firmware.hardware import open_hardware
+    from firmware.drivers.hardware import open_hardware
     from firmware.settings import Settings
 
     hw = open_hardware(board, machine, clock, root, fs=fs)
@@ -44,12 +44,12 @@ def build(machine, board, clock, root, fs=None):
         # class and two methods)
         from firmware.modules import forget_module
         open_hardware = None
-        forget_module("firmware.hardware")
+        forget_module("firmware.drivers.hardware")
     setattr(journal, "storage", hw.storage)  # its storage is known from here on
     if hw.display is None:
         # No panel answered: keep the game going (journal, buzzer) on a screen nobody
         # sees, rather than stop; the problem goes to the log.
-        from firmware.nodisplay import NoDisplay
+        from firmware.drivers.nodisplay import NoDisplay
         hw.display = NoDisplay(board.OLED_WIDTH, board.OLED_HEIGHT)
     settings = Settings(hw.storage)  # loads at once; never raises on a bad file
     app = App(hw, settings, journal)
@@ -77,7 +77,7 @@ def main(board_name=None):
     board."""
     import gc
     import machine
-    from firmware.clock import Clock
+    from firmware.drivers.clock import Clock
 
     board = board_module(board_name)
     if machine.Pin(board.BTN_BACK, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0:

@@ -1,9 +1,9 @@
 """Drawing helpers for the 128x64 screen: text, large digits, bars, boxes, a list menu.
 
-Text is the project's 6x8 font (firmware/font6x8.py): 21 columns by 8 rows, drawn
+Text is the project's 6x8 font (firmware/drivers/font6x8.py): 21 columns by 8 rows, drawn
 with `text(fb, s, x, y, c)` (never fb.text, whose built-in font is 8x8). Numbers that
 matter are drawn with `big`: a number (digits, + - and spaces) in the large digit font
-(firmware/digits.py: 10x16 at scale 2, 14x24 at scale 3, 20x32 at scale 4, no
+(firmware/drivers/digits.py: 10x16 at scale 2, 14x24 at scale 3, 20x32 at scale 4, no
 slashed zero); any other big text (a card, a name) is the 6x8 font scaled up.
 
 Glyphs are copied with framebuf.blit from font strips allocated once at import. A
@@ -17,8 +17,8 @@ spade): "7\x01" is a seven of hearts in small text.
 
 import framebuf
 
-from firmware.digits import CHARS, SIZES
-from firmware.font6x8 import COUNT, FONT
+from firmware.drivers.digits import CHARS, SIZES
+from firmware.drivers.font6x8 import COUNT, FONT
 
 W = 128
 H = 64
@@ -116,8 +116,8 @@ import sys  # noqa: E402
 
 if sys.implementation.name == "micropython":
     from firmware.modules import forget_module
-    forget_module("firmware.digits")
-    forget_module("firmware.font6x8")
+    forget_module("firmware.drivers.digits")
+    forget_module("firmware.drivers.font6x8")
     del forget_module
 del CHARS, SIZES, COUNT, FONT, sys
 

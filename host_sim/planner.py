@@ -5,7 +5,7 @@ screen where a press would take it (CardPickerScreen.step) and searches breadth
 first, so the route is the shortest the firmware allows.
 """
 
-from firmware import buttons as b
+from firmware.drivers import buttons as b
 
 ARROWS = (("UP", b.UP), ("DOWN", b.DOWN), ("LEFT", b.LEFT), ("RIGHT", b.RIGHT))
 

@@ -1,6 +1,6 @@
 """A virtual clock for the simulator and the tests.
 
-Same methods as `firmware.clock.Clock` (`ticks_us`, `ticks_ms`, `ticks_diff`,
+Same methods as `firmware.drivers.clock.Clock` (`ticks_us`, `ticks_ms`, `ticks_diff`,
 `ticks_add`, `sleep_ms`), plus `advance_us(n)` / `advance_ms(n)` to move time.
 Nothing moves by itself: time passes only through advance_* and sleep_*.
 

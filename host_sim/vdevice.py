@@ -5,7 +5,7 @@ MicroPython-compatible code. The virtual board (host_sim/vboard.mjs, started by
 before boot.py and main.py run, and calls ``install(machine, _vboard)``:
 
 - ``Panel`` sits on the stand-in I2C bus at 0x3C (``machine.attach_i2c``) and decodes
-  what the driver (firmware/ssd1306.py) sends: ``[0x00, cmd...]`` command runs,
+  what the driver (firmware/drivers/ssd1306.py) sends: ``[0x00, cmd...]`` command runs,
   ``[0x80, cmd]`` single commands, ``[0x40, data...]`` GDDRAM runs in horizontal (also
   page and vertical) addressing mode inside the ``0x21``/``0x22`` windows; display
   on/off, inversion, entire-on, contrast, segment remap and COM direction are kept.

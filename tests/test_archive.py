@@ -1,4 +1,4 @@
-"""The archive of past games (firmware/archive.py): kept when a new game starts over the
+"""The archive of past games (firmware/archive/store.py): kept when a new game starts over the
 game in play (ended or abandoned), within its budget (the oldest dropped, said), safe at
 every write against a power cut, never at the cost of the game in play on a full flash,
 its index sealed and rebuilt when damaged, and read a row at a time."""
@@ -9,7 +9,7 @@ import statistics
 import pytest
 
 from core.transcript import replay
-from firmware import archive as ar
+from firmware.archive import store as ar
 from firmware import journal as jr
 from firmware.journal import Journal
 from firmware.session import Session
@@ -288,14 +288,14 @@ def test_a_full_flash_drops_archived_games_not_the_game_in_play(tmp_path):
     # after the drop for room): a fresh import of the module still finds it
     import importlib
     import sys
-    saved = sys.modules.pop("firmware.archive")
+    saved = sys.modules.pop("firmware.archive.store")
     try:
-        fresh = importlib.import_module("firmware.archive")
+        fresh = importlib.import_module("firmware.archive.store")
         assert fresh is not saved and fresh.take_said().startswith("Flash full: ")
         assert fresh.take_said() is None  # said once
     finally:
-        sys.modules["firmware.archive"] = saved
-        sys.modules["firmware"].archive = saved  # the package's attribute too
+        sys.modules["firmware.archive.store"] = saved
+        sys.modules["firmware.archive"].store = saved  # the package's attribute too
     resumed, _ = Session.resume(Journal(Storage(str(tmp_path)), "game.txt"))
     assert resumed.game.state() == game.state()
     assert _archive_consistent(str(tmp_path))

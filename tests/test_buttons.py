@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import host_sim.machine as machine
-from firmware import buttons as B
+from firmware.drivers import buttons as B
 from firmware.boards import pico
 from host_sim.vclock import VirtualClock
 

@@ -1,6 +1,6 @@
 """Checkpoints written by the core itself (issue 11; seeds/README.md "Checkpoints"):
 checkpoint() -> restore() round trips, rebase() then pop(), refused damage, for the
-three games. Random legal play by hypothesis; Stress through core/stress_sim.py."""
+three games. Random legal play by hypothesis; Stress through core/stress/sim.py."""
 
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck

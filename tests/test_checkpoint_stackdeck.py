@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as hs, HealthCheck
 
 from core import checkpoint as cp
-from core import stackdeck_stacks as st
+from core.stackdeck import stacks as st
 from core.errors import IllegalAction
 from core.stackdeck import StackDeck
 from tests.test_checkpoint import check_lines

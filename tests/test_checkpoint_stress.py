@@ -1,6 +1,6 @@
 """Stress checkpoints (STR-36) and the bounded call list (STR-35).
 
-Positions come from simulated matches (core/stress_sim.py: bounce, ties, slow and
+Positions come from simulated matches (core/stress/sim.py: bounce, ties, slow and
 absent players) with table rulings (`void`, `PX takes`) mixed in, and from random
 play by 3 and 4 players with random edges at random times."""
 
@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 from core import checkpoint as cp
 from core.errors import IllegalAction
 from core.stress import Stress
-from core.stress_sim import Match
+from core.stress.sim import Match
 from core.transcript import replay
 from tests.test_checkpoint import check_lines
 

@@ -108,8 +108,8 @@ def test_deploy_flashes_the_firmware_and_the_home_screen_appears(board, build_di
     assert "reset: the board restarted and runs main.py" in r.stdout
     # Compiled, as a board owner gets it: .mpy in nested folders, boot.py and main.py as source.
     flash = board.state_dir
-    for rel in ("core/stack31.mpy", "firmware/start.mpy", "firmware/boards/pico.mpy",
-                "firmware/screens/stack31.mpy", "main.py", "boot.py", ".deploy_manifest"):
+    for rel in ("core/stack31/__init__.mpy", "firmware/start.mpy", "firmware/boards/pico.mpy",
+                "firmware/screens/stack31/__init__.mpy", "main.py", "boot.py", ".deploy_manifest"):
         assert os.path.isfile(os.path.join(flash, rel)), rel
     for d in DEVICE_DIRS:
         for dirpath, _, filenames in os.walk(os.path.join(flash, d)):
@@ -165,3 +165,53 @@ def test_a_second_deploy_keeps_the_journal_and_the_game_resumes(board, build_dir
     wait_screen(board, "P1", "D50", boot_after=booted)
     assert journal(board) == before, (journal(board), before, os.listdir(board.state_dir))
     print("second deploy: 1 file in %.1f s" % took)
+
+
+# Modules of the flat layout before the house was ordered by concept (issue 21): where
+# each is now, and where an earlier deploy put it (folder, module: kept apart so that
+# no rename of the tree rewrites them).
+FLAT_LAYOUT = [(now, folder + "/" + stem + ".py") for now, folder, stem in [
+    ("firmware/journal/read.py", "firmware", "journal_read"),
+    ("firmware/journal/record.py", "firmware", "record"),
+    ("firmware/session/resume.py", "firmware", "session_resume"),
+    ("firmware/archive/store.py", "firmware", "archive"),
+    ("firmware/settings/store.py", "firmware", "settings_store"),
+    ("firmware/storage/atomic.py", "firmware", "storage_atomic"),
+    ("firmware/drivers/buttons.py", "firmware", "buttons"),
+    ("firmware/drivers/font6x8.py", "firmware", "font6x8"),
+    ("firmware/screens/stress/centre.py", "firmware/screens", "stress_centre"),
+    ("firmware/screens/history/summary.py", "firmware/screens", "history_game"),
+    ("core/stress/arbiter.py", "core", "stress_arbiter"),
+    ("core/stackdeck/sheet.py", "core", "stackdeck_round"),
+]]
+
+
+def test_a_deploy_over_the_old_flat_layout_removes_its_files(board, build_dir, tmp_path):
+    """A board flashed before the move holds the flat modules (firmware/journal/read.mpy
+    beside what is now the firmware/journal/ folder): the next deploy removes every one
+    of them, keeps the journal, and the board resumes the saved game."""
+    before = journal(board)
+    assert actions(before) == ["draw", "draw"], before
+    old = tmp_path / "old"
+    for d in DEVICE_DIRS:
+        shutil.copytree(os.path.join(ROOT, d), old / d,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in DEVICE_FILES:
+        shutil.copyfile(os.path.join(ROOT, name), old / name)
+    for now, was in FLAT_LAYOUT:
+        assert os.path.isfile(os.path.join(ROOT, now)), now
+        shutil.copyfile(os.path.join(ROOT, now), old / was)
+    deploy(board, build_dir, "--no-reset", root=str(old))
+    flash = board.state_dir
+    for _now, was in FLAT_LAYOUT:
+        assert os.path.isfile(os.path.join(flash, was[:-3] + ".mpy")), was
+    booted = (board.frame() or ({}, None))[0].get("boot", 0)
+    r, _took = deploy(board, build_dir)
+    for _now, was in FLAT_LAYOUT:
+        mpy = was[:-3] + ".mpy"
+        assert "remove %s (left by an earlier deploy)" % mpy in r.stdout, r.stdout
+        assert not os.path.exists(os.path.join(flash, mpy)), mpy
+    assert "%d removed" % len(FLAT_LAYOUT) in r.stdout, r.stdout
+    assert journal(board) == before
+    wait_screen(board, "P1", "D50", boot_after=booted)
+    assert journal(board) == before

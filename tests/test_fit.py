@@ -41,7 +41,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORE = os.path.join(ROOT, "core")
 GALLERY = os.path.join(ROOT, "tools", "gallery")
 
-WIDEST_NAME = "WWWWWWWWWW"  # firmware.settings_store.NAME_MAX characters
+WIDEST_NAME = "WWWWWWWWWW"  # firmware.settings.store.NAME_MAX characters
 
 # The widest value a % conversion or a joined name can take, by the name of what is
 # formatted (a local variable, an attribute); numbers not found here get 2 digits.
@@ -111,10 +111,10 @@ def _widest(node, module):
 def reasons():
     """[(where, widest text)] of every refusal the rules can give."""
     found = []
-    for fname in sorted(os.listdir(CORE)):
-        if not fname.endswith(".py"):
-            continue
-        path = os.path.join(CORE, fname)
+    paths = sorted(os.path.join(base, f) for base, _dirs, files in os.walk(CORE)
+                   for f in files if f.endswith(".py"))
+    for path in paths:
+        fname = os.path.relpath(path, CORE).replace(os.sep, "/")
         with open(path) as f:
             tree = ast.parse(f.read())
         module = _module_of(path)

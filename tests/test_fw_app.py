@@ -1,6 +1,6 @@
 """The app loop: power and screen care, crash recovery, settings, the other screens."""
 
-from firmware import buttons as b
+from firmware.drivers import buttons as b
 from tests.fw_helpers import draw, new_device, open_stack31
 
 

@@ -6,7 +6,7 @@ on opening."""
 
 import os
 
-from firmware import archive as ar
+from firmware.archive import store as ar
 from firmware.storage import Storage
 from tests.fw_helpers import draw, new_device, open_stack31
 from tests.test_archive import play, transcript_game
@@ -109,7 +109,7 @@ def test_newest_first_and_the_stack_the_deck_chart(tmp_path):
         assert dev.find_text("%d P%d" % (p + 1, p + 1)) and dev.shows(str(deck["totals"][p]))
     dev.press("DOWN")  # page 2: the chart
     # the chart: axis, each round's running totals on the lines
-    from firmware.screens import history_game as hg
+    from firmware.screens.history import summary as hg
     rounds = dev.app.screen.row.rounds()
     assert rounds[-1] == deck["totals"]
     pts, lo, hi = hg.chart_points(rounds, 2)
@@ -175,7 +175,7 @@ def test_a_new_game_with_no_game_on_flash_does_not_load_the_archive(tmp_path):
     import sys
     code = ("import sys, pathlib, tests.fw_helpers as h;"
             "dev = h.new_device(pathlib.Path(%r)); h.open_stack31(dev); h.draw(dev);"
-            "print(dev.game.state()['deck'], 'firmware.archive' in sys.modules)" % str(tmp_path))
+            "print(dev.game.state()['deck'], 'firmware.archive.store' in sys.modules)" % str(tmp_path))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                          cwd=str(__import__("pathlib").Path(__file__).parent.parent))
     assert out.returncode == 0, out.stderr

@@ -210,7 +210,7 @@ def test_the_settings_pages_load_no_other_games_rules(tmp_path):
             "t.choose(dev, 'House rules'); t.choose(dev, 'Stack the Deck'); dev.press('RIGHT');"
             "print(t.row(dev).split(), dev.app.settings.rules('stackdeck'));"
             "print(sorted(n for n in sys.modules if n in ('core.stack31', 'core.stress',"
-            " 'core.stress_arbiter', 'core.stackdeck')))" % str(tmp_path))
+            " 'core.stress.arbiter', 'core.stackdeck')))" % str(tmp_path))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                          cwd=str(__import__("pathlib").Path(__file__).parent.parent))
     assert out.returncode == 0, out.stderr

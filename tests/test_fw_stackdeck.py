@@ -1,7 +1,7 @@
 """Stack the Deck on the device: whole matches by button presses from the home menu,
 checked in the game state and in the pixels of the emulated panel."""
 
-from core import stackdeck_stacks as st
+from core.stackdeck import stacks as st
 from host_sim.device import SimDevice
 
 

@@ -1,6 +1,6 @@
 """Cards read as cards (issue 18): the suits are pips, never letters beside digits.
 
-- The 6x8 font's pips (bytes 1..4) and the picker's big pips (firmware/pips.py) differ
+- The 6x8 font's pips (bytes 1..4) and the picker's big pips (firmware/drivers/pips.py) differ
   from every digit glyph and from each other, pixel for pixel.
 - Every card of the deck, in every place a Stack 31 screen shows one (the picker's big
   card, its preview and its why line, the piles at its side, the words that confirm an
@@ -16,9 +16,9 @@ host_framebuf.install()
 
 from core import cards  # noqa: E402
 from core.stack31 import DISCARD_UP, DRAW, PLAY  # noqa: E402
-from firmware import pips as big_pips  # noqa: E402
+from firmware.drivers import pips as big_pips  # noqa: E402
 from firmware import ui  # noqa: E402
-from firmware.screens.cardpicker import CY, PREVIEW_Y, CardPickerScreen, card_text  # noqa: E402
+from firmware.screens.stack31.picker import CY, PREVIEW_Y, CardPickerScreen, card_text  # noqa: E402
 from tests.fw_helpers import new_device, open_stack31  # noqa: E402
 
 PIPS = "\x01\x02\x03\x04"
@@ -152,7 +152,7 @@ def test_the_undo_message_shows_the_card_with_its_pip(tmp_path):
 
 
 def test_the_font_modules_are_made_from_their_drawings():
-    """firmware/font6x8.py, digits.py and pips.py are what tools/make_fonts makes of
+    """firmware/drivers/font6x8.py, digits.py and pips.py are what tools/make_fonts makes of
     tools/fonts/ (the drawings are the source; nobody edits the bytes by hand)."""
     import os
     import subprocess

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, strategies as st
 
 import host_sim.machine as machine
-from firmware import buttons as B
+from firmware.drivers import buttons as B
 from firmware.boards import esp32_devkit, pico
-from firmware.buzzer import Buzzer
-from firmware.clock import Clock, TickUnwrapper, ticks_add, ticks_diff
-from firmware.hardware import open_hardware
+from firmware.drivers.buzzer import Buzzer
+from firmware.drivers.clock import Clock, TickUnwrapper, ticks_add, ticks_diff
+from firmware.drivers.hardware import open_hardware
 from host_sim.vclock import VirtualClock
 
 WRAP = 1 << 30
@@ -282,14 +282,14 @@ def test_open_hardware_recovers_interrupted_writes(tmp_path):
 MP_SCRIPT = r"""
 import micropython, json
 import machine
-from firmware import buttons as B
+from firmware.drivers import buttons as B
 from firmware.boards import pico
-from firmware.crc import crc16
+from firmware.journal.crc import crc16
 from firmware.storage import Storage
 from firmware.journal import Journal
 from firmware.settings import Settings
-from firmware.buzzer import Buzzer
-from firmware.hardware import open_hardware
+from firmware.drivers.buzzer import Buzzer
+from firmware.drivers.hardware import open_hardware
 from host_sim.vclock import VirtualClock
 
 out = {}

@@ -11,17 +11,17 @@ import pytest
 
 from tests.test_fit import WIDEST_NAME, Canvas  # noqa: F401 - Canvas: the panel as drawn
 from host_sim import framebuf as host_framebuf
-from firmware import archive as ar
+from firmware.archive import store as ar
 from firmware import ui
 from firmware.screens import history as hs
-from firmware.screens import history_game as hg
+from firmware.screens.history import summary as hg
 from firmware.storage import Storage
 
 NAMES = [WIDEST_NAME] * 8
 
 
 def summary(game, players, status):
-    """A summary tuple (firmware.archive.summarize's) with the widest values."""
+    """A summary tuple (firmware.archive.store.summarize's) with the widest values."""
     names = NAMES[:players]
     of = 9999 if status == "bad" else None
     over = status != "quit"

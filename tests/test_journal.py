@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from firmware.crc import crc16
+from firmware.journal.crc import crc16
 from firmware.journal import Journal, seal, unseal
 from firmware.storage import Storage
 from host_sim.flakyfs import FlakyFS, PowerCut

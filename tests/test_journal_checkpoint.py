@@ -9,7 +9,7 @@ import random
 import pytest
 
 from firmware.journal import Journal, checkpoint_bytes, checkpoint_parts
-from firmware.record import block_crc, seal_bytes
+from firmware.journal.record import block_crc, seal_bytes
 from firmware.session import HOLD_BYTES, Session
 from firmware.storage import Storage
 from host_sim.flakyfs import FlakyFS, PowerCut

@@ -9,7 +9,7 @@ import pytest
 
 from core import transcript
 from core.stress import Stress
-from core.stress_sim import Match
+from core.stress.sim import Match
 from firmware.journal import Journal
 from firmware.session import Session
 from firmware.storage import OsFS, Storage

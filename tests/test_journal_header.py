@@ -330,7 +330,7 @@ def test_a_rewrite_the_flash_refuses_changes_nothing(tmp_path):
 def test_a_stress_rewrite_after_a_resume_voids_and_appends_and_still_replays(tmp_path):
     """Stress edits inside its history (the base unchanged): the records since the base
     checkpoint are voided in place and the history appended again."""
-    from core.stress_sim import Match
+    from core.stress.sim import Match
     root = str(tmp_path)
     m = Match(4, games=2)
     body = [ln for ln in m.lines if not ln.startswith(("game ", "option ", "#"))]

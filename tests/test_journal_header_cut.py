@@ -1,5 +1,5 @@
 """A journal whose header carries the players' names (`#@names [...]`, the header's
-last line: firmware/journal_new.py) cut at every byte of its header and of its first
+last line: firmware/journal/new.py) cut at every byte of its header and of its first
 records, resumed through Session on CPython: the first boot's game, the replay of the
 file it leaves on flash (`python -m host_sim replay game.txt`) and a second boot's
 game are the same (the fault sweep's "disagree", tools/fault_sweep).
@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-from core.stress_sim import Match
+from core.stress.sim import Match
 from core.transcript import TranscriptError, replay
 from firmware.journal import Journal
 from firmware.session import Session

@@ -15,7 +15,7 @@ resumes (issue 19), through Session on CPython:
 import os
 
 from core import names
-from core.stress_sim import Match
+from core.stress.sim import Match
 from core.transcript import replay
 from firmware.journal import Journal
 from firmware.session import Session

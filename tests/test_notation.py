@@ -86,8 +86,9 @@ def test_any_player_token_is_a_player_or_a_refusal(text, players):
 
 @given(st.text(max_size=6))
 def test_any_card_or_time_or_count_is_parsed_or_refused(text):
-    from core import stackdeck_stacks as sds, stackdeck_counts
-    from core.stress_rare import parse_time
+    from core.stackdeck import stacks as sds
+    from core.stackdeck import counts as stackdeck_counts
+    from core.stress.rare import parse_time
     for parse in (cards.parse, cards.parse_rank, sds.parse_card, sds.parse_stack,
                   parse_time, lambda t: stackdeck_counts.parse([t] * 6)):
         for token in (text, "@" + text, text + "H", "1" + text + "R"):

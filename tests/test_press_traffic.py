@@ -197,7 +197,7 @@ def test_a_message_runs_out_once_the_button_is_let_go(tmp_path):
 def test_no_frame_costs_more_than_a_full_frame():
     """The driver's plan: pages whose two ends changed (sent as two windows when alone)
     between pages that changed whole: a page that splits may still join a group."""
-    from firmware.ssd1306 import SSD1306_I2C
+    from firmware.drivers.ssd1306 import SSD1306_I2C
     from host_sim.ssd1306_emu import SSD1306Emulator
 
     class Bus:

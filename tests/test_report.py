@@ -3,7 +3,7 @@ self-contained, its charts are real pictures, and a bad file does not stop the r
 
 The folder reported here is laid out as tools/pull leaves it (archive/00001.txt, ...,
 archive/index.txt, game.txt) and holds known games: full Stack the Deck matches, Stress
-matches played by core.stress_sim (whose truth the calls must match), a Stress journal
+matches played by core.stress.sim (whose truth the calls must match), a Stress journal
 with checksums, header notes, a false call, a tie and a call with one press, Stack 31
 games from tests/transcripts, the game in play (a copy of an archived game: counted
 once), and three damaged files.
@@ -22,7 +22,7 @@ import pytest
 from PIL import Image
 
 from core.notation import tokenize
-from core.stress_sim import Match
+from core.stress.sim import Match
 from core.transcript import replay
 from firmware.journal import checkpoint_bytes, seal, void_bytes
 from host_sim import report

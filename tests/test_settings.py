@@ -6,7 +6,7 @@ import json
 import pytest
 
 from firmware.settings import Settings
-from firmware.settings_rules import game_options, step_game_option
+from firmware.settings.rules import game_options, step_game_option
 from firmware.settings import defaults
 from firmware.storage import OsFS, Storage
 from host_sim.flakyfs import FlakyFS, PowerCut
@@ -172,7 +172,7 @@ def test_steps_follow_a_ladder_and_stop_where_the_game_says(st):
 
 
 def test_house_rules_in_words_and_units():
-    from firmware.settings_rules import rule_row, rule_text
+    from firmware.settings.rules import rule_row, rule_text
     assert rule_text("debounce_us", 20000) == "20 ms"
     assert rule_text("tie_window_us", 500) == "0.5 ms"
     assert rule_text("tie_window_us", 50) == "0.05 ms"
@@ -369,7 +369,7 @@ def test_the_options_offered_on_the_settings_pages_are_each_games_numeric_option
     """settings_rules.OFFERED lists them so that the pages need not load every game's
     rules (heap on the board); it must say what the games themselves offer."""
     from core.games import ORDER, game_class
-    from firmware.settings_rules import OFFERED, RULES
+    from firmware.settings.rules import OFFERED, RULES
     for name in ORDER:
         options = game_class(name).OPTIONS
         numeric = sorted(k for k, v in options.items() if isinstance(v, int) and not isinstance(v, bool))
@@ -379,8 +379,9 @@ def test_the_options_offered_on_the_settings_pages_are_each_games_numeric_option
 
 def test_a_game_in_play_needs_only_the_small_settings_module(tmp_path):
     """Reading the settings (what a game does) loads nothing more; loading and healing,
-    changing and saving bring in firmware.settings_store, which MicroPython drops again
-    (checked there by test_fw_settings); settings_rules imports no other firmware module."""
+    changing and saving bring in firmware.settings.store, which MicroPython drops again
+    (checked there by test_fw_settings); firmware.settings.rules imports no other firmware
+    module than its package."""
     import subprocess
     import sys
     write(tmp_path, {"players": 3, "rules": {"stress": {"games": 3}}})
@@ -395,11 +396,13 @@ def test_a_game_in_play_needs_only_the_small_settings_module(tmp_path):
     lines = out.stdout.splitlines()
     assert lines[0] == "(True, 600, 'P2', 'P1', 128, {'games': 3}, 3, {'stress': {'games': 3}}, False)"
     assert lines[1] == "[]"
-    code = ("import sys; import firmware.settings_rules;"
+    code = ("import sys; import firmware.settings.rules;"
             "print(sorted(n for n in sys.modules if n.split('.')[0] in ('core', 'firmware')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                          cwd=str(__import__("pathlib").Path(__file__).parent.parent))
-    assert out.stdout.strip() == "['firmware', 'firmware.settings_rules']", out.stderr
+    # its package is the settings module itself, which a game in play holds anyway
+    assert out.stdout.strip() == "['firmware', 'firmware.settings', 'firmware.settings.rules']", \
+        out.stderr
 
 
 GOOD = {"players": 3, "names": ["Ann", "Bo", "P3"], "brightness": 40, "dim_s": 0,
@@ -439,7 +442,7 @@ def test_a_valid_file_loads_no_store(tmp_path):
     (tmp_path / "settings.json").write_text(json.dumps(GOOD))
     code = ("import sys; from firmware.storage import Storage; from firmware.settings import Settings;"
             "s = Settings(Storage(%r)); print(s.get('players'), s.name(2), s.report,"
-            " 'firmware.settings_store' in sys.modules, 'firmware.storage_atomic' in sys.modules)"
+            " 'firmware.settings.store' in sys.modules, 'firmware.storage.atomic' in sys.modules)"
             % str(tmp_path))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                          cwd=str(__import__("pathlib").Path(__file__).parent.parent))

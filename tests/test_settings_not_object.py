@@ -1,6 +1,6 @@
 """A settings file that is JSON but not an object ([] or "" or a number) is damage like
 any other (issue 22): "Settings file damaged: reset", the defaults, and the file kept
-as settings.badN; before, the boot read (firmware.settings_read) found no key in it to
+as settings.badN; before, the boot read (firmware.settings.read) found no key in it to
 refuse and took it silently as the defaults, leaving it as it was."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""The SSD1306 driver (firmware/ssd1306.py), the emulated controller
+"""The SSD1306 driver (firmware/drivers/ssd1306.py), the emulated controller
 (host_sim/ssd1306_emu.py) and the screenshots (host_sim/screenshot.py).
 
 The firmware's driver and Adafruit's adafruit_ssd1306 both run against the
@@ -14,7 +14,7 @@ from host_sim import framebuf as host_framebuf
 
 host_framebuf.install()
 
-from firmware.ssd1306 import SSD1306, SSD1306_I2C  # noqa: E402
+from firmware.drivers.ssd1306 import SSD1306, SSD1306_I2C  # noqa: E402
 from host_sim.ssd1306_emu import (  # noqa: E402
     HORIZONTAL,
     PAGE,
@@ -553,7 +553,7 @@ def test_text_view_half_blocks(rig):
 
 MP_DRIVER = r'''
 import gc
-from firmware.ssd1306 import SSD1306_I2C
+from firmware.drivers.ssd1306 import SSD1306_I2C
 
 class Bus:
     def __init__(self):

@@ -348,9 +348,9 @@ def test_legal_matches_push():
 
 
 def test_S31_22_the_rare_paths_module_has_the_games_own_words():
-    # core.stack31_extra (checkpoint reading, legal, state) writes out the verbs and
+    # core.stack31.extra (checkpoint reading, legal, state) writes out the verbs and
     # the goal instead of importing core.stack31 (no import circle): the same values.
     from core import stack31 as s31
-    from core import stack31_extra as ex
+    from core.stack31 import extra as ex
     for name in ("DRAW", "PLAY", "DISCARD_UP", "DISCARD_DOWN", "PASS", "DQ", "GOAL"):
         assert getattr(ex, name) == getattr(s31, name)

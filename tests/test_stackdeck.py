@@ -2,8 +2,8 @@
 
 import pytest
 
-from core import stackdeck_stacks as st
-from core import stackdeck_turn as turn
+from core.stackdeck import stacks as st
+from core.stackdeck import turn
 from core import transcript
 from core.errors import IllegalAction
 from core.stackdeck import StackDeck
@@ -548,7 +548,7 @@ def test_legal_matches_push():
 
 
 def test_STD_33_history_keeps_the_modules_verb_strings():
-    from core import stackdeck_round as rnd
+    from core.stackdeck import sheet as rnd
     g = StackDeck(2)
     for line, verb in (("ROUND", rnd.ROUND), ("p1 Turned 3R-3G", rnd.TURNED), ("P2 UNTURNED 5B", rnd.UNTURNED),
                        ("P1 OUT", rnd.OUT), ("End", rnd.END)):
@@ -556,9 +556,9 @@ def test_STD_33_history_keeps_the_modules_verb_strings():
 
 
 def test_STD_35_an_ended_round_keeps_a_compact_record_of_its_entries():
-    # An ended round is kept as bytes (core.stackdeck_round.pack), not a sheet: its
+    # An ended round is kept as bytes (core.stackdeck.sheet.pack), not a sheet: its
     # entries, its `out` and, undone with its `end`, its sheet come back exactly.
-    from core import stackdeck_round as rnd
+    from core.stackdeck import sheet as rnd
     g = StackDeck(4)
     lines = ["P1 turned 4G-5G-6G 7B-W 10P-9P-8P", "P2 unturned W-W 1R", "P3 counts 1 1 1 0 1 1",
              "P4 counts 2 0 1 0 0 0", "P2 turned W-3Y", "P4 out"]

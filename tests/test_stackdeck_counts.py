@@ -112,11 +112,11 @@ def test_STD_34_edit_round_with_counts_and_transcript_replays():
 
 
 def test_STD_34_count_points_are_the_checkers_points():
-    # core.stackdeck_counts writes them out so that a match by counters never loads
+    # core.stackdeck.counts writes them out so that a match by counters never loads
     # the stack checker; they must stay the checker's own.
-    from core import stackdeck_counts as ct
-    from core import stackdeck_round as rd
-    from core import stackdeck_stacks as st
+    from core.stackdeck import counts as ct
+    from core.stackdeck import sheet as rd
+    from core.stackdeck import stacks as st
     assert ct.POINTS == (st.PAIR_POINTS, st.PAIR_ONE_COLOUR_POINTS, st.RUN_POINTS,
                          st.RUN_ONE_COLOUR_POINTS, st.UNTURNED_POINTS, st.UNTURNED_WILD_POINTS)
     assert (rd.WILD, rd.DECK_WILDS, rd.DECK_SIZE) == (st.WILD, st.DECK_WILDS, st.DECK_SIZE)

@@ -22,7 +22,7 @@ from tests.test_fw_stackdeck import new_device, open_stackdeck
 
 import framebuf  # noqa: E402  (the host's, installed by test_fit)
 
-from core import stackdeck_stacks as st  # noqa: E402
+from core.stackdeck import stacks as st  # noqa: E402
 from firmware import ui  # noqa: E402
 
 NAMES = ("WWWWWWWWWW", "MMMMMMMMMM", "ANNABELLEX", "P4XXXXXXXX")

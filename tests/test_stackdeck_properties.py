@@ -4,7 +4,7 @@ STD-33), and the stack checker against a brute-force oracle."""
 
 from hypothesis import given, settings, strategies as hs
 
-from core import stackdeck_stacks as st
+from core.stackdeck import stacks as st
 from core import transcript
 from core.errors import IllegalAction
 from core.stackdeck import StackDeck

@@ -5,7 +5,7 @@ import pytest
 from core import cards, jsonfmt
 from core.errors import IllegalAction
 from core.stress import Stress, fits
-from core.stress_arbiter import TICKS_PERIOD
+from core.stress.arbiter import TICKS_PERIOD
 from core.transcript import replay, write
 
 
@@ -358,7 +358,7 @@ def test_STR_17_defaults_and_ranges_of_the_options():
 
 
 def test_STR_18_ticks_wrap_between_two_presses():
-    from core.stress_arbiter import Arbiter, TICKS_MAX
+    from core.stress.arbiter import Arbiter, TICKS_MAX
     a = Arbiter(2)
     a.arm(TICKS_MAX - 1000)
     a.edge(1, True, TICKS_MAX - 200)  # just before the wrap
@@ -384,7 +384,7 @@ def test_STR_19_state_json_has_the_contract_keys():
 
 
 def test_STR_20_the_arbiter_keeps_its_lists_and_only_small_values():
-    from core.stress_arbiter import Arbiter
+    from core.stress.arbiter import Arbiter
     a = Arbiter(4)
     lists = [a._closed, a._opened, a._settled, a._press]
     ids = [id(x) for x in lists]

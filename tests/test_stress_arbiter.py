@@ -2,7 +2,7 @@
 
 Each test names the rule of seeds/stress.md it checks (STR-12 to STR-21)."""
 
-from core.stress_arbiter import (
+from core.stress.arbiter import (
     BOUNCE, CALL, LATE, PRESS, TICKS_HALF, TICKS_MAX, TICKS_PERIOD, Arbiter, ticks_add,
     ticks_diff)
 

@@ -1,4 +1,4 @@
-"""The journal's edge filter (core.stress_arbiter.EdgeFilter): a game fed only the edges
+"""The journal's edge filter (core.stress.arbiter.EdgeFilter): a game fed only the edges
 the filter keeps decides exactly as a game fed every edge (proposed rule STR-37).
 
 Property: random edge streams (bounce bursts, double edges, equal stamps, long
@@ -13,8 +13,8 @@ from hypothesis import given, settings, strategies as st
 
 from core.errors import IllegalAction
 from core.stress import DOWN, UP, Stress
-from core.stress_arbiter import DROP, HOLD, KEEP, TICKS_PERIOD, EdgeFilter
-from core.stress_sim import Match
+from core.stress.arbiter import DROP, HOLD, KEEP, TICKS_PERIOD, EdgeFilter
+from core.stress.sim import Match
 
 START_T = TICKS_PERIOD - 3000  # the tick count wraps a few ms in
 

@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 from core import cards
-from core.stress_model import Rng, Table, fits
-from core.stress_sim import Match
+from core.stress.model import Rng, Table, fits
+from core.stress.sim import Match
 from core.transcript import replay
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

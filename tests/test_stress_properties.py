@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from core.errors import IllegalAction
 from core.stress import Stress
-from core.stress_arbiter import TICKS_MAX, TICKS_PERIOD, Arbiter
+from core.stress.arbiter import TICKS_MAX, TICKS_PERIOD, Arbiter
 
 DEBOUNCE = 20000
 TIE = 500

@@ -3,7 +3,7 @@
 The route to each letter is found by asking the screen itself where a press takes its
 cursor (breadth first), never from a copy of the layout."""
 
-from firmware import buttons as b
+from firmware.drivers import buttons as b
 from tests.fw_helpers import new_device
 from tests.test_fw_settings import choose
 

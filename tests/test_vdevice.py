@@ -11,7 +11,7 @@ from host_sim.ssd1306_emu import SSD1306Emulator
 
 framebuf.install()
 
-from firmware.ssd1306 import SSD1306_I2C  # noqa: E402  (needs framebuf installed)
+from firmware.drivers.ssd1306 import SSD1306_I2C  # noqa: E402  (needs framebuf installed)
 from host_sim import vdevice  # noqa: E402
 
 

@@ -2,7 +2,7 @@
 
 Plain constants only. Buttons are active low: each switch between its GPIO and GND,
 internal pull-ups on (no resistors needed). The navigation tuple order is the
-button numbering of firmware.buttons (UP, DOWN, LEFT, RIGHT, OK, BACK).
+button numbering of firmware.drivers.buttons (UP, DOWN, LEFT, RIGHT, OK, BACK).
 
 Wiring (physical pin numbers of the Pico's 40-pin header):
 

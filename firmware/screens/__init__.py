@@ -1,4 +1,6 @@
-"""Screens. Game screens are imported only when a game is opened (heap on the board)."""
+"""Screens: the menus, settings and questions here, a folder per game and one for History.
+Game screens are imported only when a game is opened (heap on the board). Imports core,
+the session, the drivers' buttons and firmware.ui; the app imports it."""
 
 
 

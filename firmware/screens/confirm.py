@@ -1,6 +1,6 @@
 """A yes/no question. OK says yes, BACK says no. No message is ever drawn over it."""
 
-from firmware import buttons as b
+from firmware.drivers import buttons as b
 from firmware import ui
 from firmware.screen import Screen
 

@@ -1,6 +1,6 @@
 """Shown after an unexpected exception; the app restarts into the saved game."""
 
-from firmware import buttons as b
+from firmware.drivers import buttons as b
 from firmware import ui
 from firmware.screen import Screen
 

@@ -7,7 +7,7 @@ the bottom of the app's screens through a game, but its code does not stay in th
 (MicroPython). The cursor stays where it was (keys, menu) across the rebuilds.
 """
 
-from firmware import buttons as b
+from firmware.drivers import buttons as b
 from firmware.screen import MenuScreen
 
 

@@ -11,11 +11,11 @@ screen is wide enough: "Tie window  0.5 ms").
 """
 
 from core.games import GAMES, ORDER
-from firmware import buttons as b
-from firmware import settings_store  # noqa: F401 - loaded while the pages are open
+from firmware.drivers import buttons as b
+from firmware.settings import store as settings_store  # noqa: F401 - loaded while the pages are open
 from firmware import ui
 from firmware.screen import MenuScreen, is_step
-from firmware.settings_rules import OFFERED, game_options, rule_row, step_game_option
+from firmware.settings.rules import OFFERED, game_options, rule_row, step_game_option
 from firmware.screens.textentry import TextEntryScreen
 
 TIME_STEPS = (0, 15, 30, 60, 120, 180, 300, 600, 1800, 3600)  # seconds; 0 = never

@@ -15,7 +15,7 @@ where it was, so a double letter is one more OK. Any letter is at most 5 moves a
 "ANN" is OK, DOWN, LEFT, OK, OK and a long OK.
 """
 
-from firmware import buttons as b
+from firmware.drivers import buttons as b
 from firmware import ui
 from firmware.screen import Screen, is_step
 

@@ -8,7 +8,7 @@ from core.games import new_game
 from core.stack31 import Stack31
 from core.stackdeck import StackDeck
 from core.stress import Stress
-from core.stress_sim import Match
+from core.stress.sim import Match
 from tests.portable.harness import raises
 from tests.portable.test_stack31_portable import Lcg, play_out
 

@@ -3,8 +3,8 @@
 transcripts and state JSON that does not depend on the interpreter. Plain asserts only.
 """
 
-from core import stackdeck_stacks as st
-from core import stackdeck_turn as turn
+from core.stackdeck import stacks as st
+from core.stackdeck import turn
 from core import transcript
 from core.errors import IllegalAction
 from core.stackdeck import StackDeck

@@ -9,9 +9,9 @@ micropython.heap_lock on MicroPython); undo, round trips and replay behave alike
 from core import transcript
 from core.errors import IllegalAction
 from core.stress import Stress
-from core.stress_arbiter import CALL, LATE, TICKS_MAX, Arbiter, ticks_diff
-from core.stress_model import Rng
-from core.stress_sim import Match
+from core.stress.arbiter import CALL, LATE, TICKS_MAX, Arbiter, ticks_diff
+from core.stress.model import Rng
+from core.stress.sim import Match
 from tests.portable.harness import IS_MICROPYTHON, raises
 
 

@@ -1,7 +1,7 @@
 """Stack the Deck: a question with two answers, OK and BACK each doing something
 ("Save changes?": OK saves, BACK discards). Loaded only when an edit asks."""
 
-from firmware import buttons as b
+from firmware.drivers import buttons as b
 from firmware.screens.confirm import ConfirmScreen
 
 

@@ -22,9 +22,9 @@ on End round. Editing an ended round, OK asks before it saves. BACK with changes
 "Save changes?" (OK saves, BACK discards), a long BACK goes home.
 """
 
-from core.stackdeck_counts import COUNTS, FIELDS, MAX_COUNT, format_counts, points
+from core.stackdeck.counts import COUNTS, FIELDS, MAX_COUNT, format_counts, points
 from core.errors import IllegalAction
-from firmware import buttons as b
+from firmware.drivers import buttons as b
 from firmware import ui
 from firmware.screen import Screen, is_step
 from firmware.screens.stackdeck import view as v

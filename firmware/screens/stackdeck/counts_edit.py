@@ -2,13 +2,13 @@
 for every player of every round; these are not): what the checker found as counts,
 the player's counts lines replaced in place, and the questions before a save."""
 
-from core.stackdeck_counts import COUNTS
+from core.stackdeck.counts import COUNTS
 
 
 def floor(actions):
     """The player's named stacks as counts (pairs, one-colour pairs, runs, one-colour
     runs, unturned, their wilds): what the counters cannot go below."""
-    from core import stackdeck_stacks as st
+    from core.stackdeck import stacks as st
     out = [0] * 6
     for _, a in actions:
         if a[1] == "turned" or a[1] == "unturned":

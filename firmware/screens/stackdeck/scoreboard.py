@@ -14,7 +14,7 @@ Final standings (after the last round): the players by total, winners inverted,
 ties shared. OK home, RIGHT history, BACK undoes the last `end`.
 """
 
-from firmware import buttons as b
+from firmware.drivers import buttons as b
 from firmware import ui
 from firmware.screen import Screen
 from firmware.screens.stackdeck import view as v

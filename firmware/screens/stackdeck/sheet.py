@@ -29,7 +29,7 @@ its own dict and names in the heap.
 import sys
 
 from core.errors import IllegalAction
-from firmware import buttons as b
+from firmware.drivers import buttons as b
 from firmware import ui
 from firmware.modules import forget_module
 from firmware.screen import MenuScreen
@@ -209,7 +209,7 @@ class PlayerScreen(MenuScreen):
         ]
         for i, action in t.actions(p):
             if action[1] == "counts":  # (a named stack's words load the checker's module)
-                from core.stackdeck_counts import points
+                from core.stackdeck.counts import points
                 label = "%s counts" % v.signed(points(action[2]))
             elif action[1] != "out":
                 from firmware.screens.stackdeck.stack import entry_words

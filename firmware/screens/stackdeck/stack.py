@@ -16,9 +16,9 @@ refusal (the round's: "more than 7 wilds") shows its reason and nothing changes.
 BACK takes the last card off, or leaves when there is none; a long BACK goes home.
 """
 
-from core import stackdeck_stacks as st
+from core.stackdeck import stacks as st
 from core.errors import IllegalAction
-from firmware import buttons as b
+from firmware.drivers import buttons as b
 from firmware import ui
 from firmware.screen import Screen, is_step
 from firmware.screens.stackdeck import view as v
@@ -210,13 +210,13 @@ def stack_words(stack, names):
 def entry_words(game, action):
     """A player's entry line in a menu row (20 characters), points first:
     '+20 4-5-6 Green', '-25 open W', '+15 counts', 'went out'."""
-    from core.stackdeck_counts import COUNTS, points
+    from core.stackdeck.counts import COUNTS, points
     verb = action[1]
     if verb == "out":
         return "went out"
     if verb == COUNTS:
         return "%s counts" % v.signed(points(action[2]))
-    from core import stackdeck_stacks as st
+    from core.stackdeck import stacks as st
     total = 0
     for s in action[2]:
         total += st.turned_points(s) if verb == "turned" else st.unturned_points(s)

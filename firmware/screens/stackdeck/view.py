@@ -3,7 +3,7 @@ digits (scoreboard and final standings) at 2, 3 and 4 players, a card and a stac
 words ("1-2-3 Blue", "4 Red 5 Blue": never a colour letter beside a digit, "1B"
 reads "18"), (a stack and an entry line in words, and the checker's verdict, are in
 stack.py: only a round with named stacks loads them). The stack checker
-(core.stackdeck_stacks) is imported only where a stack is shown: a match entered by
+(core.stackdeck.stacks) is imported only where a stack is shown: a match entered by
 counters never loads it.
 """
 

@@ -18,7 +18,7 @@ device files (core/, firmware/, boot.py, main.py) into /flash, the board's flash
                               decided, no frame, entry or collection waits (the page's
                               window.tabletop.settled, which tests wait on)
 
-The clock is firmware.clock.Clock over the page's performance.now(): ticks_us and
+The clock is firmware.drivers.clock.Clock over the page's performance.now(): ticks_us and
 ticks_ms wrap at 2**30 as on the board; ticks_diff and ticks_add are MicroPython's.
 """
 
@@ -35,7 +35,7 @@ board = None
 
 
 class _PageTime:
-    """A `time` module for firmware.clock.Clock: the page's high-resolution clock."""
+    """A `time` module for firmware.drivers.clock.Clock: the page's high-resolution clock."""
 
     def __init__(self):
         self.ticks_us = _web.ticks_us
@@ -54,7 +54,7 @@ class _PageTime:
 def start(board_name="pico", root="/flash"):
     global app, board
     from firmware import start as fw_start
-    from firmware.clock import Clock
+    from firmware.drivers.clock import Clock
 
     board = fw_start.board_module(board_name)
     clock = Clock(_PageTime())
