@@ -119,16 +119,17 @@ def test_the_menus_with_the_code_in_rom_run_in_a_smaller_heap(menus):
     assert ok, why
 
 
-# Stack the Deck is 8 KB over the goal in this version (a regression, issue 19 stays
-# open): its session opens the house rules, whose Rules page loads the whole game and
-# builds one to check a value (~24 KB over the page before it); the game part alone
-# runs at 160 KB.
-@pytest.mark.parametrize("name,margin_kb", [("stack31", 8), ("stress", 0), ("stackdeck", -8)])
+# Stack the Deck is 4 KB over the goal in this version (issue 19 stays open): the
+# session runs in 162 KB (1 KB steps; tools/bench_heap's 4 KB steps say 164), its game
+# part alone in 161 KB. The house rules' Rules page no longer loads the game (it peaked
+# at 156 KB live, 133 KB now), so what is over is the game itself: tested at 164 KB.
+@pytest.mark.parametrize("name,margin_kb", [("stack31", 8), ("stress", 0), ("stackdeck", -4)])
 def test_each_game_runs_in_the_goal_heap(tmp_path, name, margin_kb):
     """Issue 11's figure for the games of tools/bench_device: each session runs with
     -X heapsize 160 KB plus the harness's data, with no gc.collect() added, less a
-    margin where the game has one today (Stack 31 runs at 144 KB, Stress at 156 KB,
-    Stack the Deck at 160 KB: tools/bench_heap), so a regression fails here first."""
+    margin where the game has one today (Stack 31 runs at 152 KB, Stress at 156 KB:
+    tools/bench_heap), Stack the Deck at 164 KB (over the goal), so a regression fails
+    here first."""
     flow = dict(bh.bench_device_flows())[name]
     flash0, log, want, _ = bh.record(name, None, flow, str(tmp_path / name))
     roomy = bh.run_mp(flash0, log, HEAP_KB, True)
