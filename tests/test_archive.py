@@ -295,7 +295,7 @@ def test_a_full_flash_drops_archived_games_not_the_game_in_play(tmp_path):
         assert fresh.take_said() is None  # said once
     finally:
         sys.modules["firmware.archive.store"] = saved
-        sys.modules["firmware.archive"].store = saved  # the package's attribute too
+        sys.modules["firmware"].archive.store = saved  # the package's attribute too
     resumed, _ = Session.resume(Journal(Storage(str(tmp_path)), "game.txt"))
     assert resumed.game.state() == game.state()
     assert _archive_consistent(str(tmp_path))

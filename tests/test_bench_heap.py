@@ -34,6 +34,7 @@ GOAL_KB = 160
 # The house by concept (issue 21) cost every session 1.2 to 1.8 KB (longer names, the
 # drivers' package): the resumed Stress journal, at the goal before, is one 4 KB step over.
 RESUMED_OVER_KB = 4
+BARE_OVER_KB = 4  # a journal without checkpoints: over the goal (see its test)
 ROM_MENUS_KB = 116 + 8  # with the code in ROM (--romfs) they run at 116 KB; 8 KB of margin
 
 pytestmark = pytest.mark.skipif(find_binary() is None, reason="unix port not installed")
@@ -82,6 +83,34 @@ def test_a_resumed_stress_journal_and_calls_played_live(tmp_path):
     shutil.rmtree(str(folder), ignore_errors=True)
 
 
+def test_a_resumed_stress_journal_without_checkpoints_runs_in_the_goal_heap(tmp_path):
+    """The same 400-line journal with its checkpoint records taken out (an older
+    firmware's, a transcript, the browser's Copy): the resume streams it and writes it
+    anew with checkpoints (firmware/session/stream.py), then 12 calls are played live,
+    with no gc.collect() added (tools/bench_heap's stress-bare: 2,000 lines, 1,000
+    calls). 4 KB over the goal in this version (it runs in 163 KB; 166 before the
+    stream gave the game's lists their room and let its modules go): the resume that
+    calls the stream (Session._resume) keeps firmware.session.replay in the heap
+    meanwhile."""
+    folder = tmp_path / "flash-prep"
+
+    def prepare(flash):
+        assert bh.bare_stress_journal(flash, n_lines=400) == 400
+        with open(os.path.join(flash, "game.txt")) as f:
+            text = f.read()
+        assert "\n#] " not in text and "\n#= " not in text and "\n#( " in text
+        assert len(text) > 4096  # long enough to be written anew (not replayed whole)
+
+    flash0, log, want, presses = bh.record("stress-bare-short", prepare,
+                                           bh.flow_stress_calls(12), str(folder))
+    roomy = bh.run_mp(flash0, log, HEAP_KB, True)
+    assert bh.verdict(roomy, want)[0]
+    res = bh.run_mp(flash0, log, GOAL_KB + BARE_OVER_KB + bh.harness_kb(roomy), False)
+    ok, why = bh.verdict(res, want)
+    assert ok, why
+    shutil.rmtree(str(folder), ignore_errors=True)
+
+
 def test_the_menus_run_in_the_goal_heap(menus):
     """The home menu, settings pages and back (the menus session) in the issue's goal
     heap: 160 KB for the firmware, plus the harness's data (the stand-in machine's
@@ -122,16 +151,17 @@ def test_the_menus_with_the_code_in_rom_run_in_a_smaller_heap(menus):
     assert ok, why
 
 
-# Stack the Deck is 8 KB over the goal in this version (a regression, issue 19 stays
-# open): its session opens the house rules, whose Rules page loads the whole game and
-# builds one to check a value (~24 KB over the page before it); the game part alone
-# runs at 160 KB.
-@pytest.mark.parametrize("name,margin_kb", [("stack31", 4), ("stress", 0), ("stackdeck", -8)])
+# Stack the Deck is 4 KB over the goal in this version (issue 19 stays open): the
+# session runs in 162 KB (1 KB steps; tools/bench_heap's 4 KB steps say 164), its game
+# part alone in 161 KB. The house rules' Rules page no longer loads the game (it peaked
+# at 156 KB live, 133 KB now), so what is over is the game itself: tested at 164 KB.
+@pytest.mark.parametrize("name,margin_kb", [("stack31", 4), ("stress", 0), ("stackdeck", -4)])
 def test_each_game_runs_in_the_goal_heap(tmp_path, name, margin_kb):
     """Issue 11's figure for the games of tools/bench_device: each session runs with
     -X heapsize 160 KB plus the harness's data, with no gc.collect() added, less a
-    margin where the game has one today (Stack 31 runs at 156 KB, Stress at 160 KB,
-    Stack the Deck at 168 KB: tools/bench_heap), so a regression fails here first."""
+    margin where the game has one today (Stack 31 runs at 156 KB, Stress at 160 KB:
+    tools/bench_heap), Stack the Deck at 164 KB (over the goal), so a regression fails
+    here first."""
     flow = dict(bh.bench_device_flows())[name]
     flash0, log, want, _ = bh.record(name, None, flow, str(tmp_path / name))
     roomy = bh.run_mp(flash0, log, HEAP_KB, True)

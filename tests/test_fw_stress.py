@@ -700,3 +700,88 @@ def test_px_out_asks_first_and_a_call_meanwhile_is_taken(tmp_path):
     flip(dev)
     out(dev, "BOB out")
     assert dev.game.state()["games_won"] == [0, 1] and dev.shows("BOB won game 1")
+
+
+# The loop's pace (issue 19) ------------------------------------------------------------
+
+
+def run_loop(dev, ms, until=None):
+    """App.run's turns for `ms` of virtual time: a turn (App.step), then App.wait for
+    App.idle_ms() (the virtual clock moves 1 ms a sleep; an edge in the ring ends the
+    wait). Returns the turns, or with `until` (a test of the app) the virtual ms from
+    the start at the first turn after which it holds (None if never)."""
+    app = dev.app
+    clock = dev.clock
+    start = clock.ticks_ms()
+    turns = 0
+    while clock.ticks_diff(clock.ticks_ms(), start) < ms:
+        app.step_safely()
+        turns += 1
+        if until is not None and until(app):
+            return clock.ticks_diff(clock.ticks_ms(), start)
+        app.wait(app.idle_ms())
+    return None if until is not None else turns
+
+
+def test_an_armed_game_waiting_for_a_call_takes_no_loop_turn_and_a_call_is_decided_on_time(tmp_path):
+    """The Stress view while a game is on and nothing is pending asks for no turn (the
+    call's edges wake the loop), so the loop turns once a second; a call's winner and
+    who takes the stacks are known to the screen at the tie window's and the slow
+    window's end to the millisecond, from deadlines, not from a 10 ms pace."""
+    dev = new_device(tmp_path)
+    dev.app.settings.set_rule("stress", "tie_window_us", 50000)  # "timing" shows first
+    open_stress(dev)
+    dev.press("OK")
+    flip(dev)  # the centre skipped: armed
+    screen = dev.app.screen
+    assert screen._view() == 2 and screen.due_ms() == -1
+    assert dev.app.idle_ms() == dev.app.IDLE_MAX_MS
+    assert run_loop(dev, 10000) <= 12  # (10 s at the old 10 ms pace: 1,000 turns)
+    assert not dev.app.dimmed  # still awake: a game is on
+    dev.call_down(1)
+    assert run_loop(dev, 200, lambda app: screen.known[0]) in (50, 51)  # the tie window
+    assert dev.shows("CALL P1") and dev.shows("waiting")
+    assert run_loop(dev, 2000, lambda app: screen.known[1]) in (950, 951)  # the slow window
+    assert dev.shows("P2 takes")
+    # the margin can still change (a late press): the lines wait in RAM for the table
+    assert screen.unwritten and screen.due_ms() == -1
+    dev.call_up(1)  # an opening the edge filter holds back for the debounce time
+    assert run_loop(dev, 100, lambda app: not dev.game.arbiter.is_closed(0)) in (20, 21)
+    assert run_loop(dev, 5000) <= 7  # then quiet
+    dev.press("OK")  # the table confirms: the re-deal, and the lines written
+    assert run_loop(dev, 100, lambda app: not screen.unwritten) is not None
+    assert journal(dev)[-3:] == lines(dev)[-3:]  # down, up, the ruling's countdown
+
+
+def test_a_second_press_inside_the_window_decides_at_once(tmp_path):
+    """Two presses 2 ms apart with a 50 ms tie window: the margin decides the winner on
+    the turn that takes the second edge (no wait for the window), and the loser too."""
+    dev = new_device(tmp_path)
+    dev.app.settings.set_rule("stress", "tie_window_us", 1000)
+    open_stress(dev)
+    dev.press("OK")
+    flip(dev)
+    screen = dev.app.screen
+    dev.call_down(2)
+    dev.clock.advance_us(2000)
+    dev.call_down(1)
+    assert run_loop(dev, 100, lambda app: screen.known == (True, True)) == 0
+    assert dev.shows("P2 by 2.0 ms") and dev.shows("P1 takes")
+
+
+def test_the_screens_over_an_armed_game_ask_no_turn_either_and_a_call_still_closes_them(tmp_path):
+    """The centre picker and the 'Px out' question listen for calls over the armed
+    game: they ask the loop for the Stress view's deadlines, none while nothing waits."""
+    dev = new_device(tmp_path)
+    open_stress(dev)
+    dev.press("OK")
+    dev.step(FLIP_MS + 300)  # (the flip's note has played: the buzzer paces the loop)
+    assert type(dev.app.screen).__name__ == "CentrePicker"
+    assert dev.app.screen.due_ms() == -1 and run_loop(dev, 3000) <= 4
+    dev.press("BACK")
+    choose(dev, "P1 out")
+    dev.press("OK")
+    assert type(dev.app.screen).__name__ == "ConfirmScreen"
+    assert dev.app.screen.due_ms() == -1 and run_loop(dev, 3000) <= 4
+    two_presses(dev, 1, 2, 900)
+    assert isinstance(dev.app.screen, StressScreen) and dev.shows("P1 by 0.9 ms")

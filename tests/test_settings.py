@@ -377,6 +377,48 @@ def test_the_options_offered_on_the_settings_pages_are_each_games_numeric_option
         assert all(k in RULES for k in OFFERED[name])
 
 
+def test_the_limits_the_rules_page_steps_within_are_each_games_own():
+    """settings_rules.LIMITS: each offered option's default and the lowest and highest
+    value, so that the Rules page steps them without loading the game (heap on the
+    board). They must be what the game says: its OPTIONS default, and a game built with
+    the lowest or highest value accepts it while one past either end is refused."""
+    from core.errors import IllegalAction
+    from core.games import ORDER, game_class
+    from firmware.settings.rules import LIMITS, OFFERED
+    for name in ORDER:
+        cls = game_class(name)
+        assert sorted(LIMITS[name]) == sorted(OFFERED[name]), name
+        for key, (default, lo, hi) in LIMITS[name].items():
+            assert cls.OPTIONS[key] == default, (name, key)
+            for ok in (lo, hi):
+                assert cls(cls.MIN_PLAYERS, {key: ok}).options[key] == ok, (name, key, ok)
+            for bad in (lo - 1, hi + 1):
+                with pytest.raises(IllegalAction):
+                    cls(cls.MIN_PLAYERS, {key: bad})
+
+
+def test_the_rules_page_loads_no_game(tmp_path):
+    """game_options and step_game_option (the Rules page) judge by LIMITS: no game's
+    module is imported (checked in a fresh interpreter), and the steps stop at the
+    game's own limits."""
+    import subprocess
+    import sys
+    code = ("import sys; from firmware.storage import Storage; from firmware.settings import Settings;"
+            "from firmware.settings.rules import game_options, step_game_option;"
+            "s = Settings(Storage(%r)); m = set(sys.modules);"
+            "print(game_options(s, 'stackdeck'), step_game_option(s, 'stackdeck', 'rounds', 1),"
+            " s.rules('stackdeck'), [step_game_option(s, 'stack31', 'hand_limit', 1)"
+            " for _ in range(8)][-2:]);"
+            "print(sorted(n for n in set(sys.modules) - m if n.startswith('core')))"
+            % str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "{'rounds': 10} None {'rounds': 11} [None, 'Hand limit: highest']"
+    assert lines[1] == "[]"
+
+
 def test_a_game_in_play_needs_only_the_small_settings_module(tmp_path):
     """Reading the settings (what a game does) loads nothing more; loading and healing,
     changing and saving bring in firmware.settings.store, which MicroPython drops again

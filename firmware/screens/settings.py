@@ -16,7 +16,6 @@ from firmware.settings import store as settings_store  # noqa: F401 - loaded whi
 from firmware import ui
 from firmware.screen import MenuScreen, is_step
 from firmware.settings.rules import OFFERED, game_options, rule_row, step_game_option
-from firmware.screens.textentry import TextEntryScreen
 
 TIME_STEPS = (0, 15, 30, 60, 120, 180, 300, 600, 1800, 3600)  # seconds; 0 = never
 BRIGHTNESS_STEPS = (16, 64, 128, 192, 255)  # the panel's contrast
@@ -158,6 +157,7 @@ class NamesScreen(MenuScreen):
             name = app.settings.name(p)
             if name == "P%d" % p:
                 name = ""  # the seat is no name to edit: start blank
+            from firmware.screens.textentry import TextEntryScreen  # the Names page only
             app.push(TextEntryScreen(app, "P%d" % p, name, done, length=6))
         return edit
 

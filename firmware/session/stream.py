@@ -22,7 +22,7 @@ follows starts at a checkpoint near the end and meets that rest as it would have
 import gc
 import sys
 
-from firmware.modules import forget_module
+from firmware.modules import forget_module, forget_new_modules
 
 from core.errors import IllegalAction
 from firmware.journal.record import CHUNK, LINE_MAX, block_crc, sealed_body
@@ -34,10 +34,19 @@ def resume_anew(cls, journal, from_header):
     anew = journal.anew
     journal.anew = None
     if sys.implementation.name == "micropython":
-        for name in ("firmware.session.replay", "firmware.journal.read", "core.transcript"):
+        # Not firmware.session.replay: Session._resume holds it (a local of the frame
+        # that called here), so it stays in the heap whatever sys.modules says, and the
+        # resume that follows would load a second copy beside it.
+        for name in ("firmware.journal.read", "core.transcript"):
             forget_module(name)
     gc.collect()
+    before = set(sys.modules)
     write_anew(cls, journal, anew[0], anew[1], from_header)
+    # The game's modules, loaded amid the streaming's garbage, go too: the resume that
+    # follows loads them again into a collected heap, as a journal with checkpoints is
+    # resumed (left where they were, they split the heap it needs).
+    forget_new_modules(before)
+    before = None
     gc.collect()
     return anew[2:]
 
@@ -93,12 +102,15 @@ def write_anew(cls, j, header, data_off, from_header):
     name = j.name
     every = cls.EVERY
     s = cls(from_header(header), j, header)
+    _room(s.game, 4 * every)
     j.name = name + ".new"
     rest = -1  # where the copy of the rest starts
     try:
         j.start(header)
         group = None  # [offset, n, crc, texts]
+        lines = 0  # read since the last collection
         for off, raw in _lines(st, name, data_off):
+            lines += 1
             line = raw.rstrip(b"\r\n")
             if not line.strip(b"# "):
                 continue  # filler
@@ -115,6 +127,7 @@ def write_anew(cls, j, header, data_off, from_header):
                         break
                     if s.held >= every:
                         s.flush()
+                        lines = _collect(lines, every)
                     continue
                 group[3].append(body.decode())
                 if len(group[3]) < group[1]:
@@ -129,6 +142,7 @@ def write_anew(cls, j, header, data_off, from_header):
                     rest = group[0]
                     break
                 s.flush()
+                lines = _collect(lines, every)
                 group = None
                 continue
             head = body[:3]
@@ -173,6 +187,32 @@ def write_anew(cls, j, header, data_off, from_header):
         j.size = -1
         j.stack_reset()
     return True
+
+
+def _room(game, room):
+    """The lists the game keeps growing get their room now, in the collected heap
+    (as firmware.session.replay._settle gives a resumed game's history): the history
+    `room` actions (the rebase at each checkpoint keeps it within that), Stress's
+    kept calls CALLS_KEPT of them. Grown as the stream goes, each doubling needs a
+    bigger block amid what the game keeps (fragmentation)."""
+    h = [None] * room
+    del h[:]  # the list keeps its room
+    game.history = h
+    kept = getattr(game, "CALLS_KEPT", None)
+    if kept and getattr(game, "_cf", None) == []:
+        cf = [None] * (7 * kept)  # seven items a call (core.stress)
+        del cf[:]
+        game._cf = cf
+
+
+def _collect(lines, every):
+    """After a flush, once `every` lines were read since the last: the garbage of
+    reading and parsing them goes (as play's goes after each press), before the game
+    keeps more of its actions among it. Returns the lines counted since."""
+    if lines < every:
+        return lines
+    gc.collect()
+    return 0
 
 
 def _commit(st, new, name):

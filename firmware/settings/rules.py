@@ -8,6 +8,11 @@ RULES: each option a game offers has a label, a unit and a ladder of steps for t
 settings screen; rule_text(key, value) -> "20 ms". OFFERED: the options the arrows
 change, per game (the games' numeric OPTIONS, kept here so that the settings pages list
 them without loading every game's rules; a test checks them against the games).
+LIMITS: their defaults and the lowest and highest values each game accepts (its
+OPTIONS and _check_option, here too so that the Rules page shows and steps them without
+loading the game: its modules are ~24 KB of heap on a board, and that page was the
+peak of a session that then played the game; a test checks them against the games,
+which stay the judges of a settings file read at boot: check_rules).
 """
 
 
@@ -50,6 +55,14 @@ OFFERED = {
     "stack31": ("hand_limit",),
     "stackdeck": ("rounds",),
     "stress": ("games", "debounce_us", "tie_window_us", "slow_window_us"),
+}
+_MAX_US = 1 << 26  # core.stress.arbiter.MAX_OPTION_US
+# game -> {key: (default, lowest, highest)}, for the keys of OFFERED
+LIMITS = {
+    "stack31": {"hand_limit": (6, 1, 13)},
+    "stackdeck": {"rounds": (10, 1, 99)},
+    "stress": {"games": (2, 1, 99), "debounce_us": (20000, 0, _MAX_US),
+               "tie_window_us": (500, 0, _MAX_US), "slow_window_us": (1000000, 1, _MAX_US)},
 }
 
 
@@ -150,12 +163,12 @@ def check_rules(game, opts):
 
 
 def game_options(settings, game):
-    """The game's options: its defaults (core's OPTIONS) with the house rules."""
+    """The game's numeric options (OFFERED): their defaults (the game's OPTIONS, as
+    LIMITS holds them) with the house rules. The game is not loaded."""
     out = {}
-    cls = _game_class(game)
-    if cls is not None:
-        for k in cls.OPTIONS:
-            out[k] = cls.OPTIONS[k]
+    limits = LIMITS.get(game, {})
+    for k in limits:
+        out[k] = limits[k][0]
     saved = settings.data["rules"].get(game, {})
     for k in saved:
         out[k] = saved[k]
@@ -164,20 +177,15 @@ def game_options(settings, game):
 
 def step_game_option(settings, game, key, step):
     """Move a numeric house rule to its next value on its ladder (step +1 or -1),
-    as far as the game accepts; back at the game's default the saved rule is
+    within the game's limits (LIMITS: what the game itself accepts, checked against it
+    by a test; the game is not loaded); back at the game's default the saved rule is
     removed. Returns None when it moved, else why not (in words)."""
-    from core.errors import IllegalAction
-    cls = _game_class(game)
-    opts = game_options(settings, game)
-    value = opts.get(key)
-    if cls is None or not _is_int(value) or key not in cls.OPTIONS:
+    limits = LIMITS.get(game, {}).get(key)
+    value = game_options(settings, game).get(key)
+    if limits is None or not _is_int(value):
         return rule_label(key) + ": no steps"
     new = next_value(key, value, step)
-    trial = settings.rules(game)
-    trial[key] = new
-    try:  # the game itself is the judge of its options
-        cls(cls.MIN_PLAYERS, trial)
-    except IllegalAction:
+    if not limits[1] <= new <= limits[2]:
         return rule_label(key) + (": highest" if step > 0 else ": lowest")
-    settings.set_rule(game, key, None if new == cls.OPTIONS[key] else new)
+    settings.set_rule(game, key, None if new == limits[0] else new)
     return None

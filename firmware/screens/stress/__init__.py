@@ -32,6 +32,12 @@ So a flash erase (tens of ms with interrupts off) never delays a call's timestam
 failed write takes its lines back out of the game (the game on the screen is the game
 on flash) and shows why.
 
+The loop's pace (due_ms): a turn every 10 ms only while a countdown runs or lines wait
+that may be written; otherwise the loop sleeps to the next moment at which time alone
+changes something (a call's tie window or slow window ending, an opening the filter
+holds back falling due), or until an edge: an armed game waiting for a call takes one
+turn a second, and a call is still timed from the IRQ's stamps.
+
 BACK undoes the last line that makes sense in the view (not an edge: the buttons did
 those); a long BACK writes what waits and goes home, the game stays saved.
 """
@@ -228,6 +234,7 @@ class StressScreen(Screen):
                 q.on_call = self.on_call
                 q.tick = self.background
                 q.awake = self.awake  # pyright: ignore[reportAttributeAccessIssue]
+                q.due_ms = self.due_ms  # pyright: ignore[reportAttributeAccessIssue]
                 app.push(q)
                 _let_go("firmware.screens.confirm")  # the question holds what it needs
         else:
@@ -389,6 +396,46 @@ class StressScreen(Screen):
     def awake(self):
         return self.count_kind >= 0 or self.game.on
 
+    def due_ms(self):
+        """The loop's next turn (Screen.due_ms), allocating nothing: LOOP_MS while a
+        countdown runs or lines wait that may be written now; else the next moment at
+        which the time alone changes something: a waiting call's winner or loser
+        becoming known (the tie window, the slow window after the first press), an
+        opening the edge filter holds back falling due. An armed game that only waits
+        for a call needs no turn: the call's edges wake the loop (the IRQ's ring) with
+        their stamps, and the arbiter decides from those, not from the turn."""
+        if self.count_kind >= 0:
+            return self.app.LOOP_MS
+        if self.unwritten and not self.blocked and self._writable():
+            return self.app.LOOP_MS
+        g = self.game
+        wait = -1
+        now = -1
+        held = self.filter._held  # (core.stress.arbiter.EdgeFilter: T per button, or None)
+        for p in range(g.players):
+            h = held[p]
+            if h is not None:
+                if now < 0:
+                    now = self.ticks.unwrap(self.clock.ticks_us())
+                wait = _sooner(wait, h + self.filter.debounce_us - now)
+        known = self.known
+        if g.call_pending() and not (known[0] and known[1]):
+            if now < 0:
+                now = self.ticks.unwrap(self.clock.ticks_us())
+            # as background() reads it: the arbiter's time at now
+            d = now - g.last_t
+            d = 0 if d < 0 else (_KNOWN_LIMIT_US if d > _KNOWN_LIMIT_US else d)
+            a = g.arbiter
+            since = a.since_call_us((g.last_t + d) & TICKS_MAX)
+            if since is not None:
+                # known once `since` is past the window (winner_known, loser_known)
+                o = g.options
+                wait = _sooner(wait, (o["slow_window_us"] if known[0] else
+                                      o["tie_window_us"]) + 1 - since)
+        if wait < 0:
+            return wait
+        return (wait + 999) // 1000
+
     def ready(self):
         # A call is drawn once its winner is known (the tie window, 0.5 ms by default,
         # after the first press): one frame with the decision, not "timing" and then
@@ -442,10 +489,7 @@ class StressScreen(Screen):
         if not force:
             if self.app.frames == self.pushed_frame and not self.app.asleep:
                 return  # draw first: the frame that shows them goes out before the write
-            g = self.game
-            if g.on and (not g.call_pending() or (
-                    g.ruling is None and self.count_kind != _FLIP_REDEAL and not (
-                        self.known[0] and self.known[1] and g.arbiter.margin_us() is not None))):
+            if not self._writable():
                 return  # armed (the first press may come at any moment), or not decided
         try:
             self.session.flush()
@@ -453,6 +497,14 @@ class StressScreen(Screen):
             self._write_failed(e.reason)
             return
         self.unwritten = False
+
+    def _writable(self):
+        """No press can change what waits: no game on, or the call is ruled by the table
+        or decided (winner, margin and who takes the stacks are fixed)."""
+        g = self.game
+        return not g.on or g.call_pending() and (
+            g.ruling is not None or self.count_kind == _FLIP_REDEAL or (
+                self.known[0] and self.known[1] and g.arbiter.margin_us() is not None))
 
     def _write_failed(self, reason):
         _rare().write_failed(self, reason)
@@ -598,6 +650,12 @@ class StressScreen(Screen):
             label = self._label(view, self.choice % (g.players + 2))
         fb.fill_rect(0, 55, ui.W, 9, 1)  # the action line
         ui.center(fb, ("<" + label + ">")[:ui.COLS], 56, 0)
+
+
+def _sooner(wait, us):
+    """The sooner of a wait (-1: none) and `us` from now (at least 0)."""
+    us = us if us > 0 else 0
+    return us if wait < 0 or us < wait else wait
 
 
 def _margin(us):

@@ -68,6 +68,9 @@ class CentrePicker(Screen):
     def awake(self):
         return self.owner.awake()
 
+    def due_ms(self):
+        return self.owner.due_ms()
+
     def draw(self, fb):
         ui.bar(fb, "Centre stack %d" % self.stack, 0, "rank")
         ui.big_center(fb, cards.RANK_NAMES[self.rank - 1], 13, 3)
