@@ -136,6 +136,8 @@ def set_counters(dev, values):
     screen = dev.app.screen
     assert kind(dev) == "CountsScreen", kind(dev)
     for i, n in enumerate(values):
+        if screen.counts[i] == n:
+            continue  # (no need to go there: "wild" is passed while Untrn is 0)
         while ORDER[screen.pos] != i:
             dev.press("DOWN")
         while screen.counts[i] < n:
@@ -321,6 +323,32 @@ def test_back_on_changed_counters_asks_save_or_discard(tmp_path):
     dev.press("OK")  # P2 now
     dev.press("BACK")  # unchanged: leaves without asking
     assert kind(dev) == "SheetScreen"
+
+
+def test_the_counters_go_past_wild_while_there_is_no_unturned_stack(tmp_path):
+    """Wilds stand only in unturned stacks (two at most in each): with Untrn at 0 the
+    cursor goes past "wild", one press fewer on the way round."""
+    dev = new_device(tmp_path)
+    from firmware.screens.stackdeck.counts import ORDER
+    open_stackdeck(dev, 2)
+    dev.press("OK")  # P1's counters
+    c = dev.app.screen
+    assert kind(dev) == "CountsScreen" and ORDER[c.pos] == 0
+    dev.presses("DOWN", "DOWN")
+    assert ORDER[c.pos] == 4  # Untrn
+    dev.press("DOWN")  # past wild (no unturned stack): the one-colour runs
+    assert ORDER[c.pos] == 3
+    dev.press("UP")  # and back past it
+    assert ORDER[c.pos] == 4
+    dev.press("RIGHT")  # one unturned stack: now wild is on the way
+    dev.press("DOWN")
+    assert ORDER[c.pos] == 5
+    dev.presses("RIGHT", "RIGHT", "RIGHT")  # two wilds at most in one stack
+    assert c.counts[4:] == [1, 2]
+    dev.presses("UP", "LEFT")  # no unturned stack: no wild in it either
+    assert c.counts[4:] == [0, 0]
+    dev.presses("RIGHT", "DOWN", "RIGHT", "OK")
+    assert dev.game.entries(1) == ["P1 counts 0 0 0 0 1 1"]
 
 
 def test_STD_39_the_checker_takes_a_run_in_5_presses_and_refuses_a_used_card_at_once(tmp_path):
