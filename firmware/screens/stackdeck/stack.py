@@ -66,30 +66,25 @@ class StackScreen(Screen):
             self.save()
             return
         elif button == b.BACK and kind == b.SHORT:
+            app = self.app
             if not self.stack:
-                self.app.pop()  # nothing entered: nothing to lose
+                app.pop()  # nothing entered: nothing to lose
                 return
-            self.ask_drop()
+            # drop the stack, or take the last card off (loaded only when asked)
+            from firmware.screens.stackdeck.ask import Ask
+            names = self.target.game.colour_names()
+            cards = ["Wild" if c == st.WILD else "%d %s" % (st.number(c), names[st.colour(c)])
+                     for c in self.stack]
+            words = stack_words(self.stack, names)
+            if len(words) > ui.COLS:  # a card a line: a number never parted from its colour
+                words = "\n".join(cards)
+            app.push(Ask(app, "Drop %s's\n%s?" % (v.name(app, self.p), words), app.pop,
+                         self.stack.pop, "OK: drop it", ("BACK: %s off" % cards[-1])[:ui.COLS]))
             return
         else:
             Screen.on_button(self, kind, button)  # long BACK home
             return
         self.app.redraw()
-
-    def ask_drop(self):
-        """BACK on a stack being built: drop it, or take the last card off (loaded
-        only when asked)."""
-        from firmware.screens.stackdeck.ask import Ask
-        app = self.app
-        names = self.target.game.colour_names()
-        cards = ["Wild" if c == st.WILD else "%d %s" % (st.number(c), names[st.colour(c)])
-                 for c in self.stack]
-        words = stack_words(self.stack, names)
-        if len(words) > ui.COLS:  # a card a line: a number never parted from its colour
-            words = "\n".join(cards)
-        question = "Drop %s's\n%s?" % (v.name(app, self.p), words)
-        app.push(Ask(app, question, app.pop, self.stack.pop, "OK: drop it",
-                     ("BACK: %s off" % cards[-1])[:ui.COLS]))
 
     def why_not(self, card):
         """Why the card cannot go on this stack now (None: it can)."""
