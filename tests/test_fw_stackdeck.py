@@ -325,7 +325,7 @@ def test_back_on_changed_counters_asks_save_or_discard(tmp_path):
     assert kind(dev) == "SheetScreen"
 
 
-def test_the_counters_go_past_wild_while_there_is_no_unturned_stack(tmp_path):
+def test_STD_41_the_counters_go_past_wild_while_there_is_no_unturned_stack(tmp_path):
     """Wilds stand only in unturned stacks (two at most in each): with Untrn at 0 the
     cursor goes past "wild", one press fewer on the way round."""
     dev = new_device(tmp_path)
@@ -435,7 +435,7 @@ def test_a_refused_entry_shows_the_reason_and_changes_nothing(tmp_path):
     back_to_board(dev)
 
 
-def test_back_on_a_stack_being_built_asks_and_an_empty_checker_leaves_at_once(tmp_path):
+def test_STD_40_back_on_a_stack_being_built_asks_and_an_empty_checker_leaves_at_once(tmp_path):
     dev = new_device(tmp_path)
     set_name(dev, 1, "ANN")
     open_stackdeck(dev, 2)
