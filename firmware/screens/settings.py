@@ -159,7 +159,7 @@ class NamesScreen(MenuScreen):
             if name == "P%d" % p:
                 name = ""  # the seat is no name to edit: start blank
             app.push(TextEntryScreen(app, "P%d" % p, name, done,
-                                          length=settings_store.NAME_MAX))
+                                     length=settings_store.NAME_MAX))
         return edit
 
 

@@ -1,7 +1,8 @@
 """Typing a short name with six buttons: a letter board.
 
-The name is shown large; under it, every character it may hold, in four rows of seven
-that wrap both ways:
+The name is shown large and whole (up to 10 letters, the settings' NAME_MAX: 118 px at
+scale 2); under it, every character it may hold, in four rows of seven that wrap both
+ways:
 
     A B C D E F G
     H I J K L M N
