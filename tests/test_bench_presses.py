@@ -33,8 +33,11 @@ def test_a_short_run_prints_median_and_worst_for_each_entry():
     # The goals of the card entry: a play in 4 presses (median), 8 at worst, OK included.
     assert rows["Stack 31 play"][1] <= 4 and rows["Stack 31 play"][2] <= 8, rows
     # Issue 18's goals for Stack the Deck: a zero round is one press, the checker's
-    # 3-card run at most 6
+    # 3-card run at most 6,
     assert rows["Stack the Deck zero round"][1:3] == (1, 1), rows
+    # and a player's round by counters: median at most 6, planner and human path
+    counters = rows["Stack the Deck player's round (counters)"]
+    assert counters[1] <= 6 and counters[3] <= 6, rows
     assert rows["Stack the Deck checker: 1B-2B-3B"][2] <= 6, rows
 
 

@@ -136,6 +136,8 @@ def set_counters(dev, values):
     screen = dev.app.screen
     assert kind(dev) == "CountsScreen", kind(dev)
     for i, n in enumerate(values):
+        if screen.counts[i] == n:
+            continue  # (no need to go there: "wild" is passed while Untrn is 0)
         while ORDER[screen.pos] != i:
             dev.press("DOWN")
         while screen.counts[i] < n:
@@ -323,6 +325,32 @@ def test_back_on_changed_counters_asks_save_or_discard(tmp_path):
     assert kind(dev) == "SheetScreen"
 
 
+def test_STD_41_the_counters_go_past_wild_while_there_is_no_unturned_stack(tmp_path):
+    """Wilds stand only in unturned stacks (two at most in each): with Untrn at 0 the
+    cursor goes past "wild", one press fewer on the way round."""
+    dev = new_device(tmp_path)
+    from firmware.screens.stackdeck.counts import ORDER
+    open_stackdeck(dev, 2)
+    dev.press("OK")  # P1's counters
+    c = dev.app.screen
+    assert kind(dev) == "CountsScreen" and ORDER[c.pos] == 0
+    dev.presses("DOWN", "DOWN")
+    assert ORDER[c.pos] == 4  # Untrn
+    dev.press("DOWN")  # past wild (no unturned stack): the one-colour runs
+    assert ORDER[c.pos] == 3
+    dev.press("UP")  # and back past it
+    assert ORDER[c.pos] == 4
+    dev.press("RIGHT")  # one unturned stack: now wild is on the way
+    dev.press("DOWN")
+    assert ORDER[c.pos] == 5
+    dev.presses("RIGHT", "RIGHT", "RIGHT")  # two wilds at most in one stack
+    assert c.counts[4:] == [1, 2]
+    dev.presses("UP", "LEFT")  # no unturned stack: no wild in it either
+    assert c.counts[4:] == [0, 0]
+    dev.presses("RIGHT", "DOWN", "RIGHT", "OK")
+    assert dev.game.entries(1) == ["P1 counts 0 0 0 0 1 1"]
+
+
 def test_STD_39_the_checker_takes_a_run_in_5_presses_and_refuses_a_used_card_at_once(tmp_path):
     dev = new_device(tmp_path)
     set_name(dev, 2, "BOB")
@@ -380,7 +408,7 @@ def test_a_refused_entry_shows_the_reason_and_changes_nothing(tmp_path):
     assert kind(dev) == "StackScreen"
     assert shows_words(dev, "not a run or a pair") and dev.game.to_json() == before
     dev.step(3000)
-    dev.press("BACK")  # the 7R comes off
+    dev.presses("BACK", "BACK")  # asked, then the 7R comes off
     pick_card(dev, st.make(5, 3))
     dev.press("OK")
     assert dev.shows("4 Red 5 Blue") and shows_words(dev, "run needs 3 cards")
@@ -405,6 +433,39 @@ def test_a_refused_entry_shows_the_reason_and_changes_nothing(tmp_path):
     dev.long("OK")
     assert shows_words(dev, "pair is complete") and dev.game.to_json() == before
     back_to_board(dev)
+
+
+def test_STD_40_back_on_a_stack_being_built_asks_and_an_empty_checker_leaves_at_once(tmp_path):
+    dev = new_device(tmp_path)
+    set_name(dev, 1, "ANN")
+    open_stackdeck(dev, 2)
+    to_player(dev, "ANN")
+    page = dev.app.screen
+    before = dev.game.to_json()
+    choose(dev, "Check a stack")
+    dev.presses("UP", "RIGHT")  # the picker moved, nothing added: unchanged
+    dev.press("BACK")  # leaves at once, nothing asked
+    assert dev.app.screen is page and dev.game.to_json() == before
+    dev.press("OK")  # the checker again
+    checker = dev.app.screen
+    pick_card(dev, st.make(4, 0))
+    dev.press("OK")
+    pick_card(dev, st.make(7, 0))
+    dev.press("OK")  # 4-7 Red: not a stack, waits
+    dev.press("BACK")  # asks, with the name and the stack in words
+    assert kind(dev) == "Ask"
+    assert dev.shows("Drop ANN's") and dev.shows("4-7 Red?")
+    assert dev.shows("OK: drop it") and dev.shows("BACK: 7 Red off")
+    dev.press("BACK")  # the correction: the last card off, still in the checker
+    assert dev.app.screen is checker and checker.stack == [st.make(4, 0)]
+    assert dev.shows("4 Red")
+    pick_card(dev, st.make(5, 3))
+    dev.press("OK")  # 4 Red 5 Blue
+    dev.press("BACK")
+    assert dev.shows("Drop ANN's") and dev.shows("4 Red 5 Blue?")
+    dev.press("OK")  # dropped: the player's page, nothing saved
+    assert dev.app.screen is page and dev.game.to_json() == before
+    assert dev.game.provisional() is None  # no entry in the round
 
 
 def test_back_undoes_the_last_line_and_long_back_goes_home(tmp_path):

@@ -179,8 +179,28 @@ def test_a_name_stops_at_its_length_and_has_no_leading_space(tmp_path):
     assert screen.text == ""  # no leading space
     dev.presses("DOWN", "RIGHT")  # back to A
     assert screen.selected() == "A"
-    for _ in range(8):
+    for _ in range(12):
         dev.press("OK")
-    assert screen.text == "AAAAAA"  # six at most
+    assert screen.text == "A" * 10  # settings_store.NAME_MAX at most, whole on the screen
+    assert dev.shows_big("A" * 10)
     dev.long("OK")
-    assert dev.app.settings.name(3) == "AAAAAA"
+    assert dev.app.settings.name(3) == "A" * 10
+
+
+def test_a_ten_letter_name_is_typed_seen_whole_and_saved_whole(tmp_path):
+    from firmware.settings.store import NAME_MAX
+    name = "WILHELMINA"
+    assert len(name) == NAME_MAX
+    dev = new_device(tmp_path)
+    to_names(dev)
+    choose(dev, "P2 ")
+    c = Counter(dev)
+    for i, ch in enumerate(name):
+        c.press(*route(dev.app.screen, ch))
+        c.press("OK")
+        assert dev.shows_big(name[:i + 1])  # whole while typing, large
+    dev.press("OK")  # one more: refused (a beep), nothing cut or added
+    assert dev.app.screen.text == name and dev.shows_big(name)
+    dev.long("OK")
+    assert dev.app.settings.name(2) == name and dev.shows("P2  " + name)
+    assert new_device(tmp_path, "flash").app.settings.name(2) == name  # saved whole

@@ -12,7 +12,7 @@ screen is wide enough: "Tie window  0.5 ms").
 
 from core.games import GAMES, ORDER
 from firmware.drivers import buttons as b
-from firmware.settings import store as settings_store  # noqa: F401 - loaded while the pages are open
+from firmware.settings import store as settings_store  # loaded while the pages are open
 from firmware import ui
 from firmware.screen import MenuScreen, is_step
 from firmware.settings.rules import OFFERED, game_options, rule_row, step_game_option
@@ -158,7 +158,8 @@ class NamesScreen(MenuScreen):
             if name == "P%d" % p:
                 name = ""  # the seat is no name to edit: start blank
             from firmware.screens.textentry import TextEntryScreen  # the Names page only
-            app.push(TextEntryScreen(app, "P%d" % p, name, done, length=6))
+            app.push(TextEntryScreen(app, "P%d" % p, name, done,
+                                     length=settings_store.NAME_MAX))
         return edit
 
 

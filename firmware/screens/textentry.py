@@ -1,7 +1,8 @@
 """Typing a short name with six buttons: a letter board.
 
-The name is shown large; under it, every character it may hold, in four rows of seven
-that wrap both ways:
+The name is shown large and whole (up to 10 letters, the settings' NAME_MAX: 118 px at
+scale 2); under it, every character it may hold, in four rows of seven that wrap both
+ways:
 
     A B C D E F G
     H I J K L M N
@@ -27,7 +28,7 @@ SPACE_MARK = "_"
 
 
 class TextEntryScreen(Screen):
-    def __init__(self, app, who, text, on_done, length=8):
+    def __init__(self, app, who, text, on_done, length=10):
         Screen.__init__(self, app)
         self.who = who
         self.length = length
@@ -75,16 +76,13 @@ class TextEntryScreen(Screen):
     def draw(self, fb):
         ui.bar(fb, "Name " + self.who, 0, "hold OK: save" if ui.COLS >= 20 else "hold OK")
         text = self.text
-        slot = 14  # the mark where the next character goes
-        if len(text) < 8:
-            tw = ui.big_width(text, 2) + 3 if text else 0
-            x0 = (ui.W - tw - slot) // 2
-            ui.big(fb, text, x0, 9, 2)
-        else:
-            tw = len(text) * ui.CHAR + 2
-            x0 = (ui.W - tw - slot) // 2
-            ui.text(fb, text, x0, 14, 1)
-        if len(text) < self.length:
+        # The name large, whole at any length: 10 letters are 118 px; the mark where
+        # the next character goes only while there is room for one.
+        slot = 14 if len(text) < self.length else 0
+        tw = ui.big_width(text, 2) + 3 if text else 0
+        x0 = (ui.W - tw - slot) // 2
+        ui.big(fb, text, x0, 9, 2)
+        if slot:
             fb.hline(x0 + tw, 25, slot, 1)
         left = (ui.W - COLUMNS * CELL_W) // 2
         inset = (CELL_W - ui.CHAR + 1) // 2

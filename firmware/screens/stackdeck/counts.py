@@ -9,7 +9,10 @@
 
 UP/DOWN go round the six counters: down the left column, then up the right one (UP
 on Pairs is the one-colour pairs beside it), LEFT/RIGHT change the selected one
-(held: they run). It opens on the player's round as entered so far: their counts,
+(held: they run). The wilds stand only in unturned stacks, two at most in each: while
+Untrn is 0 the cursor goes past "wild" (a press saved on the way round, and no wild
+that the save would refuse), it never goes above twice Untrn, and lowering Untrn
+lowers it with it. It opens on the player's round as entered so far: their counts,
 and what the checker found in the stacks entered card by card (those set the lowest
 a counter can go: they stay as entered).
 
@@ -58,12 +61,18 @@ class CountsScreen(Screen):
         self.pos = 0
 
     def on_button(self, kind, button):
+        c = self.counts
         if button in (b.UP, b.DOWN) and is_step(kind):
-            self.pos = (self.pos + (1 if button == b.DOWN else -1)) % FIELDS
+            step = 1 if button == b.DOWN else -1
+            self.pos = (self.pos + step) % FIELDS
+            if ORDER[self.pos] == 5 and not c[4] and not c[5]:  # no unturned: no wild
+                self.pos = (self.pos + step) % FIELDS
         elif button in (b.LEFT, b.RIGHT) and is_step(kind):
             i = ORDER[self.pos]
-            n = self.counts[i] + (1 if button == b.RIGHT else -1)
-            self.counts[i] = max(self.floor[i], min(MAX_COUNT, n))
+            n = c[i] + (1 if button == b.RIGHT else -1)
+            c[i] = max(self.floor[i], min(2 * c[4] if i == 5 else MAX_COUNT, n))
+            if c[5] > 2 * c[4]:  # fewer unturned stacks: fewer wilds in them
+                c[5] = max(self.floor[5], 2 * c[4])
         elif button == b.OK and kind == b.SHORT:
             self.save(self.target.live)
             return

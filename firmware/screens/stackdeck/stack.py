@@ -13,7 +13,10 @@ likely next (the run's next number in the same colour), and a stack that can tak
 no more (a run of three, a pair, two unturned cards) is saved at once: a run is 5
 presses. A long OK saves a stack that could grow (a single unturned card, 7-W); a
 refusal (the round's: "more than 7 wilds") shows its reason and nothing changes.
-BACK takes the last card off, or leaves when there is none; a long BACK goes home.
+BACK with cards on the stack asks first, naming the player and the stack ("Drop
+ANN's 4-7 Red?"): OK drops it (back to the player's page, nothing saved), BACK takes
+the last card off (the one-card correction: BACK, BACK) and stays. With no card on
+the stack BACK leaves at once; a long BACK goes home.
 """
 
 from core.stackdeck import stacks as st
@@ -63,10 +66,21 @@ class StackScreen(Screen):
             self.save()
             return
         elif button == b.BACK and kind == b.SHORT:
+            app = self.app
             if not self.stack:
-                self.app.pop()
+                app.pop()  # nothing entered: nothing to lose
                 return
-            self.stack.pop()
+            # drop the stack, or take the last card off (loaded only when asked)
+            from firmware.screens.stackdeck.ask import Ask
+            names = self.target.game.colour_names()
+            cards = ["Wild" if c == st.WILD else "%d %s" % (st.number(c), names[st.colour(c)])
+                     for c in self.stack]
+            words = stack_words(self.stack, names)
+            if len(words) > ui.COLS:  # a card a line: a number never parted from its colour
+                words = "\n".join(cards)
+            app.push(Ask(app, "Drop %s's\n%s?" % (v.name(app, self.p), words), app.pop,
+                         self.stack.pop, "OK: drop it", ("BACK: %s off" % cards[-1])[:ui.COLS]))
+            return
         else:
             Screen.on_button(self, kind, button)  # long BACK home
             return
