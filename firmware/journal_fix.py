@@ -90,6 +90,8 @@ def candidates(raw):
     line = raw[:-1] if brk else raw
     tail = raw[len(line):]
     out = [fixed + tail for fixed in _sealed_fixes(line)]
+    if _broken(line) is not None:  # the empty line before a group record
+        out.append(b"\n" + line[1:] + tail)
     # two records glued by a line break that became another byte
     at = line.find(b"  #~")
     while 0 <= at and at + SEAL_LEN < len(line):
@@ -110,17 +112,28 @@ def _fits(fix):
     return True
 
 
+def _broken(line):
+    """A line whose first byte was a line break: an empty line (a held group's start,
+    record.group_bytes) glued onto the record after it. That record, or None."""
+    return line[1:] if len(line) > 1 and sealed_body(line[1:]) is not None else None
+
+
 def glued(raw):
     """The one repair of a damaged line that is two whole records glued together (the
-    line break between them became another byte), or None: two seals that hold are
-    no guess, so the replay after the newest checkpoint takes it too."""
+    line break between them became another byte; or the empty line before a group
+    record, its one byte: the record and one stray byte), or None: a seal that holds
+    either side of that byte is no guess, so the replay after the newest checkpoint
+    takes it too."""
     line = raw[:-1] if raw[-1:] == b"\n" else raw
+    tail = raw[len(line):]
+    if _broken(line) is not None:
+        return b"\n" + line[1:] + tail
     at = line.find(b"  #~")
     while 0 <= at and at + SEAL_LEN < len(line):
         a, b = line[:at + SEAL_LEN], line[at + SEAL_LEN + 1:]
-        if sealed_body(a) is not None and sealed_body(b) is not None and \
+        if sealed_body(a) is not None and (sealed_body(b) is not None or not b) and \
                 len(a) < LINE_MAX and len(b) < LINE_MAX:
-            return a + b"\n" + b + raw[len(line):]
+            return a + b"\n" + b + tail
         at = line.find(b"  #~", at + 1)
     return None
 

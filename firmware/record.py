@@ -77,6 +77,15 @@ def sealed_body(line):
     return body
 
 
+def group_bytes(n, crc):
+    """A held group's record, `#( n crc` sealed, after an empty line: the group's write
+    is the only one that starts with a line break (an action's starts with its word,
+    the device's other records with '#'), so a power cut after any byte of it leaves
+    an end that says a call was in flight, never taken for a checkpoint cut after its
+    first byte (a lone '#')."""
+    return b"\n" + seal_bytes("#( %d %04x" % (n, crc))
+
+
 def void_bytes(length):
     """A void record of `length` bytes (with its break): '#---...  #~xxxx\\n'."""
     body = b"#" + b"-" * (length - 2 - SEAL_LEN)
@@ -85,12 +94,17 @@ def void_bytes(length):
 
 def filler_bytes(raw, at_end=False):
     """The same bytes with every one but the line breaks turned into '#'; at the end
-    of the file the last byte becomes a break (nothing can glue onto it)."""
+    of the file the last byte becomes a break (nothing can glue onto it), and a last
+    line of one byte joins the line before it: the file never ends in an empty line
+    after a line, which is what a held group's write cut after its first byte leaves
+    (group_bytes; a region of one byte: Journal.rollback)."""
     out = bytearray(len(raw))
     for i in range(len(raw)):
         out[i] = 10 if raw[i] == 10 else 35
     if at_end and out:
         out[-1] = 10
+        if len(out) > 1 and out[-2] == 10:
+            out[-2] = 35
     return out
 
 
