@@ -21,7 +21,7 @@ A line that no single byte repairs is not guessed at: the resume sets it aside.
 
 from core.errors import IllegalAction
 from firmware.record import (_T, ACTION, BAD, BAD_SKIP, CHUNK, LINE_MAX, SEAL_LEN, crc16,
-                             filler_bytes, sealed_body)
+                             filler_bytes, read_block, sealed_body)
 
 _LOW = None  # the table's entries by their low byte (it is a bijection), for Z^-1
 
@@ -157,23 +157,8 @@ def holds_no_action(fix):
 
 def _block(j, start, end):
     """The `#=` texts of the checkpoint block at [start, end), or None."""
-    f = j.storage.open_read(j.name)
-    if f is None:
-        return None
-    texts = []
-    try:
-        f.seek(start)
-        while start < end:
-            raw = f.readline(LINE_MAX + 1)
-            start += len(raw)
-            body = sealed_body(raw.rstrip(b"\r\n")) if raw else None
-            if body is None:
-                return None
-            if body[:3] == b"#= ":
-                texts.append(body[3:].decode())
-    finally:
-        f.close()
-    return texts
+    got = read_block(j, start, end)
+    return None if got is None else got[0]
 
 
 def block_at(j, cp):

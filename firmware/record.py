@@ -120,6 +120,55 @@ def block_crc(texts):
     return crc
 
 
+def read_lines(f, off):
+    """(raw line, offset, length) of every line of the open file f from `off` on; a
+    line longer than LINE_MAX as (None, offset, its whole length). The readers of the
+    rare paths share it (firmware.journal_read.records, the resume's own
+    firmware.session_replay._records); the caller closes f."""
+    f.seek(off)
+    while True:
+        raw = f.readline(LINE_MAX + 1)
+        if not raw:
+            return
+        length = len(raw)
+        if length > LINE_MAX and not raw.endswith(b"\n"):
+            while True:  # the rest of an over-long line
+                more = f.readline(LINE_MAX + 1)
+                length += len(more)
+                if not more or more.endswith(b"\n"):
+                    break
+            raw = None
+        yield raw, off, length
+        off += length
+
+
+def read_block(j, start, end):
+    """The records of journal j at [start, end), a checkpoint block: (the texts of its
+    `#=` lines, the body of its last record, how many records), or None when one fails
+    its seal or the last runs past `end` (firmware.session, firmware.journal_fix).
+    UnicodeError: a `#=` line that is not text."""
+    f = j.storage.open_read(j.name)
+    if f is None:
+        return None
+    texts = []
+    body = None
+    n = 0
+    try:
+        f.seek(start)
+        while start < end:
+            raw = f.readline(LINE_MAX + 1)
+            start += len(raw)
+            body = sealed_body(raw.rstrip(b"\r\n")) if raw else None
+            if body is None:
+                return None
+            n += 1
+            if body[:3] == b"#= ":
+                texts.append(body[3:].decode())
+    finally:
+        f.close()
+    return (texts, body, n) if start == end else None
+
+
 def is_header(text):
     """A `game` or `option` line, or the players' names (`#@names [...]`, core.names)."""
     word = text.split(" ", 1)[0].lower()

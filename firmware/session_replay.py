@@ -13,7 +13,7 @@ import sys
 from core.errors import IllegalAction
 from firmware.modules import forget_module, forget_new_modules
 from firmware.record import (ACTION, BAD, BAD_SKIP, CK_END, CK_LINE, COMMENT, FILLER,
-                             GROUP, HEAD_END, LINE_MAX, VOID, block_crc, crc16, is_header,
+                             GROUP, HEAD_END, VOID, block_crc, crc16, is_header, read_lines,
                              sealed_body)
 
 # Let go on a board once their part is done (unless loaded before): the transcript
@@ -341,23 +341,11 @@ def _records(j, start):
     if f is None:
         return
     try:
-        f.seek(start)
-        off = start
-        while True:
-            raw = f.readline(LINE_MAX + 1)
-            if not raw:
-                return
-            length = len(raw)
-            brk = raw.endswith(b"\n")
-            if length > LINE_MAX and not brk:
-                while True:  # the rest of an over-long line
-                    more = f.readline(LINE_MAX + 1)
-                    length += len(more)
-                    if not more or more.endswith(b"\n"):
-                        break
+        for raw, off, length in read_lines(f, start):
+            if raw is None:  # over-long
                 yield BAD, None, off, length, True
-                off += length
                 continue
+            brk = raw.endswith(b"\n")
             line = raw.rstrip(b"\r\n")
             body = sealed_body(line)
             if not line.strip(b"# "):
@@ -375,7 +363,6 @@ def _records(j, start):
                     for piece, at in ((fix[:k], off), (fix[k:], off + k)):
                         kind, body = _jr().classify(piece)
                         yield kind, body, at, len(piece), piece[-1:] == b"\n"
-                    off += length
                     continue
             elif body[:1] != b"#":
                 kind = BAD if b"#" in body else ACTION
@@ -387,7 +374,6 @@ def _records(j, start):
             if kind == BAD:
                 body = None
             yield kind, body, off, length, brk
-            off += length
     finally:
         f.close()
 
