@@ -119,7 +119,7 @@ def test_resume_and_undo_of_simulated_stress_matches(tmp_path, seed):
     back, report = resume(str(tmp_path))
     assert report is None and back.game.to_json() == s.game.to_json()
     assert len(back.game.history) <= 3 * Session.EVERY
-    live = [ln.split("  #")[0] for ln in text if ln[:1] != "#"]
+    live = [ln.split("  #")[0] for ln in text if ln[:1] not in ("#", "")]
     for k in range(1, Session.EVERY + 1):  # at least EVERY undo steps after a resume
         back.undo()
         assert back.game.to_json() == state_of(live[:-k]), k
@@ -372,7 +372,7 @@ def test_cuts_of_a_journal_lose_nothing_before_the_cut(tmp_path, which):
         back, report = resume(root)
         whole = data[:cut].rsplit(b"\n", 1)[0].decode().splitlines() if b"\n" in data[:cut] else []
         if back is None:
-            assert not [ln for ln in whole if ln[:1] != "#"][1:], cut  # only a header
+            assert not [ln for ln in whole if ln[:1] not in ("#", "")][1:], cut  # only a header
             continue
         now = state_of(live_text(os.path.join(root, "game.txt")))
         assert back.game.to_json() == now, cut  # the file goes on as a transcript
@@ -380,9 +380,9 @@ def test_cuts_of_a_journal_lose_nothing_before_the_cut(tmp_path, which):
         groups = [k for k, ln in enumerate(whole) if ln.startswith("#( ")]
         if groups:
             g = groups[-1]
-            if len([ln for ln in whole[g + 1:] if ln[:1] != "#"]) < int(whole[g].split()[1]):
+            if len([ln for ln in whole[g + 1:] if ln[:1] not in ("#", "")]) < int(whole[g].split()[1]):
                 whole = whole[:g]
-        if [ln for ln in whole if ln[:1] != "#"][1:]:
+        if [ln for ln in whole if ln[:1] not in ("#", "")][1:]:
             before = transcript.replay(whole)[0]
             # every whole record before the cut is kept (the last one may be whole
             # without its line break: kept too)

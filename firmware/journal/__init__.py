@@ -19,9 +19,11 @@ firmware writes is a sealed record: its text, two spaces, `#~` and the CRC-16
                                              the n lines' texts joined by newlines
     #-----------  #~3b7a                     a void: an undone record, overwritten
                                              in place with one of the same length
+
     #( 4 97eb  #~9f87                        a held group: the n action records after
                                              it (a Stress call) and the CRC of their
-                                             texts: kept whole or not at all
+                                             texts: kept whole or not at all, after
+                                             an empty line (the write's first byte)
     ######                                   filler: a torn write made harmless
                                              (only '#' or blank; never sealed)
 
@@ -40,12 +42,18 @@ The header of a new game also holds the players' names, `#@names [...]` (core.na
 before its end record; the rules never read it (History and the report do).
 
 A held group (Session.push(defer=True) then flush: more than one line in one append)
-starts with its `#( n crc` record. At resume a group is applied only once its n
-records are read and their CRC matches; the file ending inside it is the call in
-flight: it is made filler and reported as "Last call lost" (a cut after its first byte
-leaves a lone '#', which a cut checkpoint leaves too: nothing said). A void inside a
-group is an undo: the records before it stay. Anything else inside it is damage, at
-the group's start.
+is an empty line, then its `#( n crc` record and the n records, in one append. At
+resume a group is applied only once its n records are read and their CRC matches; the
+file ending inside it is the call in flight: it is made filler and reported as "Last
+call lost". The empty line is what tells a cut after the group's first byte or two
+(the file ends in an empty line after a record, or in a lone '#' after an empty line)
+from a checkpoint cut after its first byte (a lone '#' after a record: nothing lost,
+nothing said): no other write starts with a line break. Either lone '#' is made
+harmless (filler with its break: the next record never glues onto it), and a cut
+group's empty line is followed by a filler line, so a second boot says nothing again.
+(An older journal's group has no empty line: cut after its first byte it says nothing.)
+A void inside a group is an undo: the records before it stay. Anything else inside it
+is damage, at the group's start.
 
 Checkpoints (written by firmware.session.Session): a copy of the header lines, then
 the game's own checkpoint() lines, as `#=` records followed by one `#]` end record,
@@ -130,8 +138,8 @@ from core.games import game_class
 from firmware.modules import forget_module
 from firmware.journal.record import (ACTION, BAD, BAD_SKIP, CHUNK, CK_END, CK_LINE,  # noqa: F401
                              COMMENT, FILLER, GROUP, HEAD_END, LINE_MAX, SEAL_LEN, VOID,
-                             JournalError, block_crc, crc16, filler_bytes, head_end_bytes,
-                             seal_bytes, sealed_body, void_bytes)
+                             JournalError, block_crc, crc16, filler_bytes, group_bytes,
+                             head_end_bytes, seal_bytes, sealed_body, void_bytes)
 from firmware.journal.record import is_header
 
 try:
@@ -343,17 +351,18 @@ class Journal:
     def append_records(self, data, starts, n):
         """n action records, already sealed, in one write; starts[i] is where record i
         begins in data (starts[n] == len(data)). More than one are one group (a call:
-        its edges, its decision, its ruling): a `#( n crc` record goes first (crc: the
-        CRC-16 of their texts joined by line breaks), so a resume keeps all or none."""
+        its edges, its decision, its ruling): an empty line and a `#( n crc` record go
+        first (crc: the CRC-16 of their texts joined by line breaks), so a resume keeps
+        all or none, and knows a cut after the write's first byte for a call."""
         if n > 1:
             crc = 0xFFFF  # of their texts joined by line breaks (as a checkpoint's end)
             for i in range(n):
                 if i:
                     crc = crc16(b"\n", crc)
                 crc = crc16(data[starts[i]:starts[i + 1] - SEAL_LEN - 1], crc)
-            head = seal_bytes("#( %d %04x" % (n, crc))
+            head = group_bytes(n, crc)  # its empty line, then the record
             off = self._write((head, data), True, len(head) + len(data))
-            self.stack_push(off, len(head), GROUP)
+            self.stack_push(off + 1, len(head) - 1, GROUP)
             off += len(head)
         else:
             off = self._write(data)
@@ -393,7 +402,9 @@ class Journal:
         return off
 
     def rollback(self, off):
-        """Make whatever lies after `off` filler (a torn write); best effort."""
+        """Make whatever lies after `off` filler (a torn write); best effort. One byte
+        (a lone line break now) gets a filler line after it: the file never ends in
+        an empty line after a record, a held group's first byte (record.group_bytes)."""
         st = self.storage
         try:
             now = st.size(self.name)
@@ -404,6 +415,9 @@ class Journal:
                 raw = st.read_at(self.name, off, now - off)
                 st.patch(self.name, ((off, filler_bytes(raw, True)),))
                 self.size = now
+                if now - off == 1:
+                    st.append(self.name, b"#\n")
+                    self.size = now + 2
                 return
             except OSError:
                 pass

@@ -21,7 +21,7 @@ A line that no single byte repairs is not guessed at: the resume sets it aside.
 
 from core.errors import IllegalAction
 from firmware.journal.record import (_T, ACTION, BAD, BAD_SKIP, CHUNK, LINE_MAX, SEAL_LEN, crc16,
-                             filler_bytes, sealed_body)
+                             filler_bytes, read_block, sealed_body)
 
 _LOW = None  # the table's entries by their low byte (it is a bijection), for Z^-1
 
@@ -90,6 +90,8 @@ def candidates(raw):
     line = raw[:-1] if brk else raw
     tail = raw[len(line):]
     out = [fixed + tail for fixed in _sealed_fixes(line)]
+    if _broken(line) is not None:  # the empty line before a group record
+        out.append(b"\n" + line[1:] + tail)
     # two records glued by a line break that became another byte
     at = line.find(b"  #~")
     while 0 <= at and at + SEAL_LEN < len(line):
@@ -110,17 +112,28 @@ def _fits(fix):
     return True
 
 
+def _broken(line):
+    """A line whose first byte was a line break: an empty line (a held group's start,
+    record.group_bytes) glued onto the record after it. That record, or None."""
+    return line[1:] if len(line) > 1 and sealed_body(line[1:]) is not None else None
+
+
 def glued(raw):
     """The one repair of a damaged line that is two whole records glued together (the
-    line break between them became another byte), or None: two seals that hold are
-    no guess, so the replay after the newest checkpoint takes it too."""
+    line break between them became another byte; or the empty line before a group
+    record, its one byte: the record and one stray byte), or None: a seal that holds
+    either side of that byte is no guess, so the replay after the newest checkpoint
+    takes it too."""
     line = raw[:-1] if raw[-1:] == b"\n" else raw
+    tail = raw[len(line):]
+    if _broken(line) is not None:
+        return b"\n" + line[1:] + tail
     at = line.find(b"  #~")
     while 0 <= at and at + SEAL_LEN < len(line):
         a, b = line[:at + SEAL_LEN], line[at + SEAL_LEN + 1:]
-        if sealed_body(a) is not None and sealed_body(b) is not None and \
+        if sealed_body(a) is not None and (sealed_body(b) is not None or not b) and \
                 len(a) < LINE_MAX and len(b) < LINE_MAX:
-            return a + b"\n" + b + raw[len(line):]
+            return a + b"\n" + b + tail
         at = line.find(b"  #~", at + 1)
     return None
 
@@ -144,23 +157,8 @@ def holds_no_action(fix):
 
 def _block(j, start, end):
     """The `#=` texts of the checkpoint block at [start, end), or None."""
-    f = j.storage.open_read(j.name)
-    if f is None:
-        return None
-    texts = []
-    try:
-        f.seek(start)
-        while start < end:
-            raw = f.readline(LINE_MAX + 1)
-            start += len(raw)
-            body = sealed_body(raw.rstrip(b"\r\n")) if raw else None
-            if body is None:
-                return None
-            if body[:3] == b"#= ":
-                texts.append(body[3:].decode())
-    finally:
-        f.close()
-    return texts
+    got = read_block(j, start, end)
+    return None if got is None else got[0]
 
 
 def block_at(j, cp):

@@ -11,7 +11,7 @@ records, load) come here, and its names classify, unseal, seal, ... are these.
 from firmware.journal.record import (ACTION, BAD, BAD_SKIP, CHUNK, CK_END, CK_LINE, COMMENT,
                              FILLER, GROUP, HEAD_END, LINE_MAX, SEAL_LEN, VOID, JournalError,
                              block_crc, crc16, filler_bytes, head_end_bytes, is_header,
-                             seal_bytes, sealed_body)
+                             read_lines, seal_bytes, sealed_body)
 
 
 def checkpoint_bytes(lines, moves):
@@ -298,25 +298,9 @@ def records(j, start):
     if f is None:
         return
     try:
-        f.seek(start)
-        off = start
-        while True:
-            raw = f.readline(LINE_MAX + 1)
-            if not raw:
-                return
-            length = len(raw)
-            if length > LINE_MAX and not raw.endswith(b"\n"):
-                while True:  # the rest of an over-long line
-                    more = f.readline(LINE_MAX + 1)
-                    length += len(more)
-                    if not more or more.endswith(b"\n"):
-                        break
-                yield BAD, None, off, length, True
-                off += length
-                continue
-            kind, body = classify(raw)
-            yield kind, body, off, length, raw.endswith(b"\n")
-            off += length
+        for raw, off, length in read_lines(f, start):
+            kind, body = (BAD, None) if raw is None else classify(raw)  # None: over-long
+            yield kind, body, off, length, raw is None or raw.endswith(b"\n")
     finally:
         f.close()
 

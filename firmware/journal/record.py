@@ -77,6 +77,15 @@ def sealed_body(line):
     return body
 
 
+def group_bytes(n, crc):
+    """A held group's record, `#( n crc` sealed, after an empty line: the group's write
+    is the only one that starts with a line break (an action's starts with its word,
+    the device's other records with '#'), so a power cut after any byte of it leaves
+    an end that says a call was in flight, never taken for a checkpoint cut after its
+    first byte (a lone '#')."""
+    return b"\n" + seal_bytes("#( %d %04x" % (n, crc))
+
+
 def void_bytes(length):
     """A void record of `length` bytes (with its break): '#---...  #~xxxx\\n'."""
     body = b"#" + b"-" * (length - 2 - SEAL_LEN)
@@ -85,12 +94,17 @@ def void_bytes(length):
 
 def filler_bytes(raw, at_end=False):
     """The same bytes with every one but the line breaks turned into '#'; at the end
-    of the file the last byte becomes a break (nothing can glue onto it)."""
+    of the file the last byte becomes a break (nothing can glue onto it), and a last
+    line of one byte joins the line before it: the file never ends in an empty line
+    after a line, which is what a held group's write cut after its first byte leaves
+    (group_bytes; a region of one byte: Journal.rollback)."""
     out = bytearray(len(raw))
     for i in range(len(raw)):
         out[i] = 10 if raw[i] == 10 else 35
     if at_end and out:
         out[-1] = 10
+        if len(out) > 1 and out[-2] == 10:
+            out[-2] = 35
     return out
 
 
@@ -104,6 +118,55 @@ def block_crc(texts):
         crc = crc16(t.encode("utf-8"), crc)
         first = False
     return crc
+
+
+def read_lines(f, off):
+    """(raw line, offset, length) of every line of the open file f from `off` on; a
+    line longer than LINE_MAX as (None, offset, its whole length). The readers of the
+    rare paths share it (firmware.journal.read.records, the resume's own
+    firmware.session.replay._records); the caller closes f."""
+    f.seek(off)
+    while True:
+        raw = f.readline(LINE_MAX + 1)
+        if not raw:
+            return
+        length = len(raw)
+        if length > LINE_MAX and not raw.endswith(b"\n"):
+            while True:  # the rest of an over-long line
+                more = f.readline(LINE_MAX + 1)
+                length += len(more)
+                if not more or more.endswith(b"\n"):
+                    break
+            raw = None
+        yield raw, off, length
+        off += length
+
+
+def read_block(j, start, end):
+    """The records of journal j at [start, end), a checkpoint block: (the texts of its
+    `#=` lines, the body of its last record, how many records), or None when one fails
+    its seal or the last runs past `end` (firmware.session, firmware.journal.fix).
+    UnicodeError: a `#=` line that is not text."""
+    f = j.storage.open_read(j.name)
+    if f is None:
+        return None
+    texts = []
+    body = None
+    n = 0
+    try:
+        f.seek(start)
+        while start < end:
+            raw = f.readline(LINE_MAX + 1)
+            start += len(raw)
+            body = sealed_body(raw.rstrip(b"\r\n")) if raw else None
+            if body is None:
+                return None
+            n += 1
+            if body[:3] == b"#= ":
+                texts.append(body[3:].decode())
+    finally:
+        f.close()
+    return (texts, body, n) if start == end else None
 
 
 def is_header(text):

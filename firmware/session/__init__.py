@@ -41,6 +41,7 @@ from array import array
 from core.errors import IllegalAction
 from firmware import journal as jr
 from firmware.modules import forget_module
+from firmware.journal.record import read_block
 from firmware.journal import game_from_header, make_game
 
 JOURNAL = "game.txt"
@@ -262,31 +263,18 @@ class Session:
     def _block(self, start, end):
         """The game's lines of the checkpoint block at [start, end) of the journal, read
         back and checked (its seals, its end record), or None."""
-        j = self.journal
-        f = j.storage.open_read(j.name)
-        if f is None:
-            return None
-        texts = []
         try:
-            f.seek(start)
-            while start < end:
-                raw = f.readline(jr.LINE_MAX + 1)
-                start += len(raw)
-                body = jr.sealed_body(raw.rstrip(b"\r\n")) if raw else None
-                if body is None:
-                    return None
-                if body[:3] != b"#= ":
-                    break
-                texts.append(body[3:].decode())
+            got = read_block(self.journal, start, end)  # its `#=` lines, then its end
+            if got is None or got[2] != len(got[0]) + 1:
+                return None
+            texts, body = got[0], got[1]
             e = body[3:].split() if body[:3] == b"#] " else ()
             h = len(self.header)
-            if start == end and len(e) == 3 and int(e[0]) == len(texts) and \
+            if len(e) == 3 and int(e[0]) == len(texts) and \
                     int(e[2], 16) == jr.block_crc(texts) and texts[:h] == self.header:
                 return texts[h:]
         except ValueError:  # UnicodeError too
             pass
-        finally:
-            f.close()
         return None
 
     def _rebase(self):

@@ -13,7 +13,7 @@ import sys
 from core.errors import IllegalAction
 from firmware.modules import forget_module, forget_new_modules
 from firmware.journal.record import (ACTION, BAD, BAD_SKIP, CK_END, CK_LINE, COMMENT, FILLER,
-                             GROUP, HEAD_END, LINE_MAX, VOID, block_crc, crc16, is_header,
+                             GROUP, HEAD_END, VOID, block_crc, crc16, is_header, read_lines,
                              sealed_body)
 
 # Let go on a board once their part is done (unless loaded before): the transcript
@@ -149,9 +149,10 @@ def _load(s, header, data_off, cps, from_header):
 
 def _replay(s, start):
     """Apply the records from `start` on, each checked; damage handled (module
-    docstring of firmware.journal). A held group (`#( n crc` and its n records: one
-    call) is applied whole or not at all: the file ending inside it is the call in
-    flight ("Last call lost"); a void inside it is an undo (what came before stays)."""
+    docstring of firmware.journal). A held group (an empty line, `#( n crc` and its n
+    records: one call) is applied whole or not at all: the file ending inside its write
+    is the call in flight ("Last call lost"), from its first byte on; a void inside it
+    is an undo (what came before stays)."""
     j = s.journal
     game = s.game
     EVERY = s.EVERY
@@ -166,17 +167,24 @@ def _replay(s, start):
     group = None  # a held group being read (below)
     spans = []  # damaged lines that held no action (made filler after)
     j.glued = None  # (offset, bytes): two records glued, taken apart (_records)
+    lead = -1  # an empty line right after a line: a held group's first byte
+    filled = True  # the line before held something (`start` follows a record)
     for kind, body, off, length, brk in _records(j, start):
         lines += 1
         if lines % 32 == 0:
             gc.collect()
-        if not brk and kind != FILLER:
-            # the last line lacks its break: a whole record is kept, else torn
+        at = lead  # the empty line right before this one (a group's start), or -1
+        empty = length == 1 and brk
+        lead = off if empty and filled else -1
+        filled = not empty
+        if not brk:
+            # the last line lacks its break: a whole record is kept, else torn (filler
+            # too: a lone '#', a checkpoint's first byte or a group's second)
             if kind == ACTION or kind == CK_END or kind == CK_LINE \
                     or kind == VOID or kind == COMMENT or kind == GROUP:
                 no_break = True
             else:
-                torn = (off, length, kind)
+                torn = (off, length, kind, at)
                 break
         if group is not None and kind != ACTION:
             if kind != VOID:  # a void: undone into, the records before it stay
@@ -206,9 +214,11 @@ def _replay(s, start):
             if g is None or not 1 < g[0] <= 64:
                 damage = (off, "damaged")
                 break
-            # [offset, length, n, crc, crc so far, -, records so far, moves before
-            # it, undo stack before it]
-            group = [off, length, g[0], g[2], 0xFFFF, 0, 0, game.moves, j.n]
+            # [offset, length, n, crc, crc so far, where its write starts (its empty
+            # line; an older journal's: the record), records so far, moves before it,
+            # undo stack before it]
+            group = [off, length, g[0], g[2], 0xFFFF, off if at < 0 else at, 0,
+                     game.moves, j.n]
             j.stack_push(off, length, GROUP)
             block = []
         elif kind == CK_LINE:
@@ -249,18 +259,25 @@ def _replay(s, start):
         j.n = group[8]
     s.since = since
     kept = game.moves
-    call = None  # where the call in flight starts
+    call = None  # where the write of the call in flight starts
     if group is not None and damage is None:
-        call = group[0]  # the file ends inside a held group
+        call = group[5]  # the file ends inside a held group
     elif torn is not None and group is not None:
-        call = group[0]
-    elif torn is not None and j.storage.read_at(j.name, torn[0], 2) == b"#(":
-        call = torn[0]  # its group record torn
+        call = group[5]
+    elif torn is not None:
+        if j.storage.read_at(j.name, torn[0], 2) == b"#(":
+            call = torn[0] if torn[3] < 0 else torn[3]  # its group record torn
+        elif torn[3] >= 0 and torn[2] == FILLER:
+            call = torn[3]  # a lone '#' after a group's empty line: its second byte
+    elif damage is None and lead >= 0:
+        call = lead  # the file ends in an empty line: a group's first byte
     if call is not None:
         j.rollback(call)
         _said(s, "Last call lost", None, kept, 1, None, call)
     elif torn is not None and torn[2] != BAD:
-        j.rollback(torn[0])  # a cut checkpoint or void: nothing lost
+        j.rollback(torn[0])  # a cut checkpoint: nothing lost
+        if torn[2] == FILLER:
+            torn = None  # a lone '#' (its first byte), filler now: as if whole
     elif torn is not None:
         j.rollback(torn[0])
         _said(s, "Last entry lost", None, kept, 1, None, torn[0])
@@ -324,23 +341,11 @@ def _records(j, start):
     if f is None:
         return
     try:
-        f.seek(start)
-        off = start
-        while True:
-            raw = f.readline(LINE_MAX + 1)
-            if not raw:
-                return
-            length = len(raw)
-            brk = raw.endswith(b"\n")
-            if length > LINE_MAX and not brk:
-                while True:  # the rest of an over-long line
-                    more = f.readline(LINE_MAX + 1)
-                    length += len(more)
-                    if not more or more.endswith(b"\n"):
-                        break
+        for raw, off, length in read_lines(f, start):
+            if raw is None:  # over-long
                 yield BAD, None, off, length, True
-                off += length
                 continue
+            brk = raw.endswith(b"\n")
             line = raw.rstrip(b"\r\n")
             body = sealed_body(line)
             if not line.strip(b"# "):
@@ -358,7 +363,6 @@ def _records(j, start):
                     for piece, at in ((fix[:k], off), (fix[k:], off + k)):
                         kind, body = _jr().classify(piece)
                         yield kind, body, at, len(piece), piece[-1:] == b"\n"
-                    off += length
                     continue
             elif body[:1] != b"#":
                 kind = BAD if b"#" in body else ACTION
@@ -370,7 +374,6 @@ def _records(j, start):
             if kind == BAD:
                 body = None
             yield kind, body, off, length, brk
-            off += length
     finally:
         f.close()
 
