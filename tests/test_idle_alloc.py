@@ -26,9 +26,10 @@ _loader.exec_module(bl)
 
 pytestmark = pytest.mark.skipif(find_binary() is None, reason="unix port not installed")
 
-# the loop's pace while a screen runs by itself (the Stress view while a game is on is
-# awake(): it neither dims nor lets the loop sleep longer; see Screen.due_ms)
-PACED = {"stress-play": 100}
+# the loop's pace while a screen runs by itself: every screen here, the Stress view during
+# a game too (StressScreen.due_ms: 10 ms turns only for a countdown or lines to write),
+# turns about once a second while nobody presses
+PACED = {}
 
 
 @pytest.mark.parametrize("name", [n for n, _ in bl.SCREENS])

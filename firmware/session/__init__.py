@@ -359,6 +359,10 @@ class Session:
         session_resume = None
         _let_go(_RESUME[:1], (False,))  # its part done: the replay has the heap
         if journal.anew is not None:  # a long journal with no whole checkpoint
+            # the replay is not needed while the journal is written anew, and held here
+            # it would stay in the heap beside the copy the resume after it loads
+            session_replay = None
+            _let_go(_RESUME[1:2], (False,))
             from firmware.session import stream as session_stream
             again = session_stream.resume_anew(cls, journal, game_from_header)
             session_stream = None
