@@ -94,6 +94,15 @@ def build_dir(tmp_path_factory):
     return str(tmp_path_factory.mktemp("build") / "device")
 
 
+def copy_device_files(dst):
+    """What tools/deploy puts on a board, copied from this checkout into dst (a Path)."""
+    for d in DEVICE_DIRS:
+        shutil.copytree(os.path.join(ROOT, d), dst / d,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in DEVICE_FILES:
+        shutil.copyfile(os.path.join(ROOT, name), dst / name)
+
+
 def deploy(board, build_dir, *args, root=None):
     t0 = time.monotonic()
     r = run_deploy(board.port, "--build-dir", build_dir, *args, root=root, timeout=120)
@@ -147,11 +156,7 @@ def test_a_second_deploy_keeps_the_journal_and_the_game_resumes(board, build_dir
     assert actions(before) == ["draw", "draw"], before
     # A checkout where one file changed since the first deploy.
     tree = tmp_path / "tree"
-    for d in DEVICE_DIRS:
-        shutil.copytree(os.path.join(ROOT, d), tree / d,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    for name in DEVICE_FILES:
-        shutil.copyfile(os.path.join(ROOT, name), tree / name)
+    copy_device_files(tree)
     with open(tree / "main.py", "a") as f:
         f.write("# touched by tests/test_e2e_deploy.py\n")
     booted = (board.frame() or ({}, None))[0].get("boot", 0)
@@ -187,17 +192,13 @@ FLAT_LAYOUT = [(now, folder + "/" + stem + ".py") for now, folder, stem in [
 
 
 def test_a_deploy_over_the_old_flat_layout_removes_its_files(board, build_dir, tmp_path):
-    """A board flashed before the move holds the flat modules (firmware/journal/read.mpy
-    beside what is now the firmware/journal/ folder): the next deploy removes every one
-    of them, keeps the journal, and the board resumes the saved game."""
+    """A board flashed before the move holds the flat modules (the old journal reader's
+    .mpy beside what is now the firmware/journal/ folder): the next deploy removes every
+    one of them, keeps the journal, and the board resumes the saved game."""
     before = journal(board)
     assert actions(before) == ["draw", "draw"], before
     old = tmp_path / "old"
-    for d in DEVICE_DIRS:
-        shutil.copytree(os.path.join(ROOT, d), old / d,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    for name in DEVICE_FILES:
-        shutil.copyfile(os.path.join(ROOT, name), old / name)
+    copy_device_files(old)
     for now, was in FLAT_LAYOUT:
         assert os.path.isfile(os.path.join(ROOT, now)), now
         shutil.copyfile(os.path.join(ROOT, now), old / was)

@@ -2,6 +2,7 @@
 
 import errno
 import json
+import os
 
 import pytest
 
@@ -10,6 +11,15 @@ from firmware.settings.rules import game_options, step_game_option
 from firmware.settings import defaults
 from firmware.storage import OsFS, Storage
 from host_sim.flakyfs import FlakyFS, PowerCut
+
+
+def run_fresh(code):
+    """`code` in a fresh interpreter at the project's root (what a module loads is seen
+    there, not what earlier tests loaded)."""
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 @pytest.fixture
@@ -253,7 +263,6 @@ def test_a_rule_equal_to_the_default_is_no_rule(st, tmp_path):
 def test_checking_rules_at_boot_leaves_no_game_module_behind(tmp_path):
     """Only the game being played should take heap on the board: a game imported to
     judge its house rules is forgotten again (checked in a fresh interpreter)."""
-    import subprocess
     import sys
     write(tmp_path, {"rules": {"stress": {"games": 3}, "stack31": {"hand_limit": 99}}})
     code = ("import sys; from firmware.storage import Storage; from firmware.settings import Settings;"
@@ -261,8 +270,7 @@ def test_checking_rules_at_boot_leaves_no_game_module_behind(tmp_path):
             "print(sorted(m for m in sys.modules if m.startswith('core.')));"
             "from core.games import new_game; g = new_game('stress', 2, s.rules('stress'));"
             "print(g.options['games'])" % str(tmp_path))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                         cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+    out = run_fresh(code)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0] == "Hand limit reset {'games': 3}"
@@ -401,7 +409,6 @@ def test_the_rules_page_loads_no_game(tmp_path):
     """game_options and step_game_option (the Rules page) judge by LIMITS: no game's
     module is imported (checked in a fresh interpreter), and the steps stop at the
     game's own limits."""
-    import subprocess
     import sys
     code = ("import sys; from firmware.storage import Storage; from firmware.settings import Settings;"
             "from firmware.settings.rules import game_options, step_game_option;"
@@ -411,8 +418,7 @@ def test_the_rules_page_loads_no_game(tmp_path):
             " for _ in range(8)][-2:]);"
             "print(sorted(n for n in set(sys.modules) - m if n.startswith('core')))"
             % str(tmp_path))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                         cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+    out = run_fresh(code)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0] == "{'rounds': 10} None {'rounds': 11} [None, 'Hand limit: highest']"
@@ -424,7 +430,6 @@ def test_a_game_in_play_needs_only_the_small_settings_module(tmp_path):
     changing and saving bring in firmware.settings.store, which MicroPython drops again
     (checked there by test_fw_settings); firmware.settings.rules imports no other firmware
     module than its package."""
-    import subprocess
     import sys
     write(tmp_path, {"players": 3, "rules": {"stress": {"games": 3}}})
     code = ("import sys; from firmware.storage import Storage; from firmware.settings import Settings;"
@@ -432,16 +437,14 @@ def test_a_game_in_play_needs_only_the_small_settings_module(tmp_path):
             "v = (s.get('buzzer'), s.get('sleep_s'), s.name(2), s.player_name(1), s.contrast(),"
             " s.rules('stress'), s.rule('stress', 'games'), s.get('rules'), s.save());"
             "print(v); print(sorted(set(sys.modules) - m))" % str(tmp_path))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                         cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+    out = run_fresh(code)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0] == "(True, 600, 'P2', 'P1', 128, {'games': 3}, 3, {'stress': {'games': 3}}, False)"
     assert lines[1] == "[]"
     code = ("import sys; import firmware.settings.rules;"
             "print(sorted(n for n in sys.modules if n.split('.')[0] in ('core', 'firmware')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                         cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+    out = run_fresh(code)
     # its package is the settings module itself, which a game in play holds anyway
     assert out.stdout.strip() == "['firmware', 'firmware.settings', 'firmware.settings.rules']", \
         out.stderr
@@ -479,14 +482,12 @@ def test_a_file_read_without_the_store_gives_what_the_check_gives(st, obj):
 
 
 def test_a_valid_file_loads_no_store(tmp_path):
-    import subprocess
     import sys
     (tmp_path / "settings.json").write_text(json.dumps(GOOD))
     code = ("import sys; from firmware.storage import Storage; from firmware.settings import Settings;"
             "s = Settings(Storage(%r)); print(s.get('players'), s.name(2), s.report,"
             " 'firmware.settings.store' in sys.modules, 'firmware.storage.atomic' in sys.modules)"
             % str(tmp_path))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                         cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+    out = run_fresh(code)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["3", "Bo", "None", "False", "False"]
