@@ -150,7 +150,10 @@ except ImportError:  # CPython
         return x
 
 
-_STACK = const(512)  # live records remembered for undo (Session keeps far fewer)
+# live records remembered for undo: Session keeps fewer (its rebase leaves EVERY..2*EVERY
+# actions and the checkpoints since; the bench's sessions reach 66), and an overflow
+# drops the oldest half (undo then stops there). 7 bytes each: 512 held 3.5 KB.
+_STACK = const(192)
 RESERVE_BLOCKS = 2  # free blocks kept back (littlefs copies a block on write)
 _CHECKPOINT_GUESS = const(1024)  # bytes kept back for the next checkpoint before one is written
 
