@@ -1,0 +1,218 @@
+"""A long Stress match allocates nothing while it waits, on a 32-bit MicroPython.
+
+On a 32-bit board (a Pico) small ints are 31-bit: any int of 2**30 or more is a long int
+on the heap, and every sum with one allocates. A Stress match's @T (the notation's
+unwrapped microseconds) passes 2**30 after about 18 minutes, so a view that computes
+with @T on every loop turn allocates on every turn from then on (the collector then runs
+every few hundred ms and its pauses land under the next press). The unix port that
+tests/test_idle_alloc.py runs on is a 64-bit build (62-bit small ints) and cannot see
+this; MicroPython's WebAssembly port is a 32-bit build with 31-bit small ints and
+micropython.heap_lock(), so the test runs there (host_sim.micropython).
+
+A match is played by presses on the unchanged firmware and its waits are App.run's turns
+(App.step, then the wait App.idle_ms() asks for) with the heap locked, so any allocation
+raises MemoryError: an armed game for 40 minutes of virtual time (T passes 2**30 and
+2**31 meanwhile), a call waiting 12 minutes for the table's ruling (longer than half the
+tick period), the re-deal countdown between its beeps, the centre picker and the "P1
+out" question over the armed game, the match view between games; then the device
+restarts, resumes the journal (its last @T past 2**31) and a game is started and waited
+on again. Presses and the turns that draw their frames may allocate; the waits may not.
+"""
+
+import json
+
+from host_sim.micropython import require_node, run_micropython
+
+PROGRAM = r'''
+import gc
+import json
+import micropython
+import os
+import machine
+from firmware import start
+from firmware.boards import pico
+
+MAX = (1 << 30) - 1
+HALF = 1 << 29
+MINUTE = 60000  # ms
+
+
+class Ticks32:
+    """The time module as a board has it, for the app: wrapped tick counters (us and ms)
+    that stay small ints. (host_sim's VirtualClock counts elapsed microseconds in one
+    int that never wraps: a long int after 18 minutes on this port, so the clock itself
+    would allocate on the turns measured here. The board's time functions are C.)"""
+
+    def __init__(self, start_us):
+        self.us = start_us & MAX
+        self.ms = (start_us // 1000) & MAX
+        self.sub = start_us % 1000  # us past the last whole ms
+
+    def ticks_us(self):
+        return self.us
+
+    def ticks_ms(self):
+        return self.ms
+
+    def ticks_diff(self, end, start):
+        d = (end - start) & MAX  # never leaves the small ints
+        if d >= HALF:
+            d -= HALF
+            d -= HALF
+        return d
+
+    def ticks_add(self, t, delta):
+        if delta >= 0:
+            return ((t - HALF) + (delta - HALF)) & MAX
+        return (t + delta) & MAX
+
+    def advance_us(self, n):
+        self.us = self.ticks_add(self.us, n)
+        s = self.sub + n
+        self.ms = self.ticks_add(self.ms, s // 1000)
+        self.sub = s % 1000
+
+    def advance_ms(self, n):
+        self.advance_us(n * 1000)
+
+    def sleep_ms(self, ms):
+        self.advance_us(ms * 1000)
+
+
+clock = Ticks32(START_US)
+machine.set_time_source(clock.ticks_ms)
+os.mkdir("/flash")
+report = {"waits": []}
+
+
+def boot():
+    global app
+    machine.sim_reset()
+    a = start.build(machine, pico, clock, "/flash")
+    a.start()
+    app = a
+
+
+def step(ms):
+    """Turns for ms of virtual time at the loop's 10 ms pace, unlocked (presses)."""
+    for i in range(max(1, ms // 10)):
+        app.step_safely()
+        clock.advance_ms(10)
+    del machine.pwm_log[:]
+
+
+def press(pin, hold=80):
+    machine.press(pin)
+    step(hold)
+    machine.release(pin)
+    step(120)
+
+
+def call(first, second, gap_us):
+    """Two call presses gap_us apart, held 100 ms, then decided (2 s: the slow window)."""
+    machine.press(pico.CALL_PINS[first - 1])
+    clock.advance_us(gap_us)
+    machine.press(pico.CALL_PINS[second - 1])
+    step(100)
+    machine.release(pico.CALL_PINS[first - 1])
+    machine.release(pico.CALL_PINS[second - 1])
+    step(2000)
+
+
+def turn(left, pace_ms, turns):
+    app.step()
+    ms = app.idle_ms()
+    ms = 1 if ms < 1 else ms
+    if pace_ms and ms > pace_ms:
+        ms = pace_ms
+    ms = left if ms > left else ms
+    if turns & 63:
+        clock.advance_ms(ms)
+    else:
+        app.wait(ms)
+    return ms
+
+
+def wait(name, ms, pace_ms=0):
+    """App.run's turns with the heap locked: App.step, then App.wait(App.idle_ms()),
+    for `ms` of virtual time (pace_ms: at most that long, e.g. inside a countdown's
+    second). Every 64th wait is App.wait's own 1 ms sleeps; the others move the clock
+    at once (the same turns, far fewer sleeps to run). A turn that allocates is
+    noted and the rest of the wait runs unlocked, so the match goes on as on a board."""
+    app.step_safely()  # the turn before: a frame asked for is drawn unlocked
+    del machine.pwm_log[:]
+    gc.collect()
+    turns = 0
+    failed = -1
+    left = ms
+    micropython.heap_lock()
+    while left > 0:
+        try:
+            ms = turn(left, pace_ms, turns)
+        except MemoryError:
+            failed = turns
+            micropython.heap_unlock()
+            ms = turn(left, pace_ms, turns)  # the turn again, unlocked
+        turns += 1
+        left -= ms
+    if failed < 0:
+        micropython.heap_unlock()
+    report["waits"].append([name, turns, failed, type(app.screen).__name__])
+
+
+def game():
+    return app.session.game
+
+
+boot()
+for pin in (pico.BTN_DOWN, pico.BTN_DOWN, pico.BTN_OK, pico.BTN_OK, pico.BTN_OK):
+    press(pin)  # home -> Stress -> 2 players -> the match view
+press(pico.BTN_OK)  # the flip 3-2-1
+step(3100)
+press(pico.BTN_BACK)  # the centre skipped: armed
+wait("armed", 40 * MINUTE)
+report["armed_t"] = game().last_t  # (the view's time is 40 minutes on)
+call(2, 1, 900)
+report["call"] = game().state()["calls"][-1:] + [game().arbiter.margin_us(), game().last_t]
+wait("call", 12 * MINUTE)
+press(pico.BTN_OK)  # Confirm: the re-deal, P1 takes the stacks
+step(100)
+wait("countdown", 500, pace_ms=10)  # inside the second "3" (its beep is over)
+step(2600)  # the flip: resume, then the centre picker
+wait("picker", 30000)
+press(pico.BTN_BACK)
+for pin in (pico.BTN_RIGHT, pico.BTN_RIGHT, pico.BTN_OK):
+    press(pin)  # "P1 out": the question first
+wait("question", 30000)
+press(pico.BTN_OK)
+step(7000)  # its message runs out
+wait("match", MINUTE)
+report["games_won"] = game().games_won
+report["last_t"] = game().last_t
+report["calls"] = game().state()["calls"]
+
+# The device restarts (power pulled and back): the journal is resumed, its @T past 2**31
+boot()
+report["resumed"] = [type(app.screen).__name__, game().last_t, game().games_won]
+wait("resumed", 30000)
+press(pico.BTN_OK)
+step(3100)
+press(pico.BTN_BACK)
+wait("resumed-armed", 10 * MINUTE)
+call(1, 2, 300)
+report["tie"] = [game().arbiter.tie(), game().arbiter.margin_us()]
+wait("resumed-call", MINUTE)
+report["crashes"] = app.crashes
+print(json.dumps(report))
+'''
+
+
+def run_program(start_us=(1 << 30) - 5000000):
+    return json.loads(run_micropython("DEBUG = 1\nSTART_US = %d\n" % start_us + PROGRAM,
+                                      timeout=600).strip().splitlines()[-1])
+
+
+def test_a_long_match_waits_without_allocating_on_a_32_bit_micropython():
+    require_node()
+    r = run_program()
+    print(r)
