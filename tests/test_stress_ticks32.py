@@ -20,7 +20,9 @@ on again. Presses and the turns that draw their frames may allocate; the waits m
 """
 
 import json
+import random
 
+from firmware.drivers.clock import TICKS_MAX, TickUnwrapper
 from host_sim.micropython import require_node, run_micropython
 
 PROGRAM = r'''
@@ -157,11 +159,24 @@ def wait(name, ms, pace_ms=0):
         left -= ms
     if failed < 0:
         micropython.heap_unlock()
-    report["waits"].append([name, turns, failed, type(app.screen).__name__])
+    report["waits"].append([name, turns, failed, type(app.screen).__name__, view_t()])
 
 
 def game():
     return app.session.game
+
+
+def view_t():
+    """The Stress view's time now (the @T an edge would get)."""
+    for s in app.screens:
+        if type(s).__name__ == "StressScreen":
+            return s.ticks.unwrap(clock.ticks_us())
+    return None
+
+
+def last_call():
+    c = game().state()["calls"][-1]
+    return [c["winner"], c["margin_us"], c["loser"], c["tie"]]
 
 
 boot()
@@ -171,13 +186,13 @@ press(pico.BTN_OK)  # the flip 3-2-1
 step(3100)
 press(pico.BTN_BACK)  # the centre skipped: armed
 wait("armed", 40 * MINUTE)
-report["armed_t"] = game().last_t  # (the view's time is 40 minutes on)
 call(2, 1, 900)
-report["call"] = game().state()["calls"][-1:] + [game().arbiter.margin_us(), game().last_t]
-wait("call", 12 * MINUTE)
+report["call"] = [game().last_t, game().arbiter.winner(), game().arbiter.margin_us(),
+                  game().arbiter.loser()]
+wait("call", 12 * MINUTE)  # the ruling waits; longer than half the tick period
 press(pico.BTN_OK)  # Confirm: the re-deal, P1 takes the stacks
 step(100)
-wait("countdown", 500, pace_ms=10)  # inside the second "3" (its beep is over)
+wait("countdown", 500, pace_ms=10)  # inside the second "3", its beep over
 step(2600)  # the flip: resume, then the centre picker
 wait("picker", 30000)
 press(pico.BTN_BACK)
@@ -187,11 +202,9 @@ wait("question", 30000)
 press(pico.BTN_OK)
 step(7000)  # its message runs out
 wait("match", MINUTE)
-report["games_won"] = game().games_won
-report["last_t"] = game().last_t
-report["calls"] = game().state()["calls"]
+report["first"] = [last_call(), game().games_won]
 
-# The device restarts (power pulled and back): the journal is resumed, its @T past 2**31
+# The device restarts (power pulled and back) and resumes the journal, its @T past 2**31
 boot()
 report["resumed"] = [type(app.screen).__name__, game().last_t, game().games_won]
 wait("resumed", 30000)
@@ -200,19 +213,127 @@ step(3100)
 press(pico.BTN_BACK)
 wait("resumed-armed", 10 * MINUTE)
 call(1, 2, 300)
-report["tie"] = [game().arbiter.tie(), game().arbiter.margin_us()]
-wait("resumed-call", MINUTE)
+report["tie"] = last_call()
+wait("tie", MINUTE)
+press(pico.BTN_OK)  # tie: play on
+step(7000)
+machine.press(pico.CALL_PINS[1])  # P2 alone: the call waits for the table to rule
+step(150)  # the call drawn (the tie window is over) and its beep played
+wait("window", 700, pace_ms=10)  # turns inside the slow window read the time since
+machine.release(pico.CALL_PINS[1])
+step(2000)
+wait("alone", MINUTE)
+press(pico.BTN_OK)  # Confirm: P1 takes (did not press in time)
+step(3100)
+report["alone"] = last_call()
 report["crashes"] = app.crashes
 print(json.dumps(report))
 '''
 
+WAITS = ["armed", "call", "countdown", "picker", "question", "match", "resumed",
+         "resumed-armed", "tie", "window", "alone"]
+
 
 def run_program(start_us=(1 << 30) - 5000000):
-    return json.loads(run_micropython("DEBUG = 1\nSTART_US = %d\n" % start_us + PROGRAM,
-                                      timeout=600).strip().splitlines()[-1])
+    """The program's report; start_us: the tick counters' start (5 s before a wrap)."""
+    out = run_micropython("START_US = %d\n" % start_us + PROGRAM, timeout=600)
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def test_a_long_match_waits_without_allocating_on_a_32_bit_micropython():
     require_node()
     r = run_program()
-    print(r)
+    waits = {w[0]: w[1:] for w in r["waits"]}
+    assert list(waits) == WAITS
+    for name, (turns, failed, screen, t) in waits.items():
+        assert failed == -1, "%s (%s): turn %d of %d allocated with the heap locked, " \
+            "the view's time at %d us" % (name, screen, failed, turns, t)
+    # the match really was that long: the view's time (the @T an edge would get) passed
+    # 2**30 and 2**31 during the armed wait, and the call was stamped 40 minutes in
+    assert waits["armed"][3] > 40 * 60 * 10 ** 6 > 1 << 31
+    assert waits["armed"][0] <= 40 * 60 + 1  # (a turn a second: App.IDLE_MAX_MS)
+    assert r["call"][0] > 1 << 31 and r["call"][1:] == [1, 900, 0]
+    assert [waits[n][2] for n in ("picker", "question")] == ["CentrePicker", "ConfirmScreen"]
+    assert r["first"] == [[2, 900, 1, False], [1, 0]]
+    # the restart resumed the journal at its last @T, and the referee still decides
+    assert r["resumed"][0] == "StressScreen" and r["resumed"][1] > 1 << 31
+    assert r["resumed"][2] == [1, 0]
+    assert waits["alone"][3] > 3 * 10 ** 9
+    assert r["tie"] == [None, 300, None, True]
+    assert r["alone"] == [2, None, 1, False]
+    assert r["crashes"] == 0
+
+
+# The unwrapper alone: exact, and allocation-free where a loop turn uses it ----------------
+
+UNWRAPPER = r'''
+import json
+import micropython
+from firmware.drivers.clock import TickUnwrapper, ticks_add
+
+MAX = (1 << 30) - 1
+start = 3 * 24 * 3600 * 10 ** 6  # a count three days on: a long int here
+u = TickUnwrapper(start)
+t = MAX - 20000  # ticks about to wrap
+u.feed(t)
+T = start - 5000  # the game's last @T, 5 ms before
+u.since(T, 1 << 27)  # T's halves worked out (a new T: not a loop turn's work)
+got = [0] * 2000
+
+
+def turns(t):
+    # (a function: a new global name would allocate; an uncaught MemoryError with the
+    # heap locked hangs this port)
+    for i in range(2000):
+        t = ticks_add(t, 700001)  # 0.7 s a turn: 23 minutes, the ticks wrap, T falls behind
+        u.feed(t)
+        got[i] = u.since(T, 1 << 27)
+    return t
+
+
+failed = True
+micropython.heap_lock()
+try:
+    t = turns(t)
+    failed = False
+except MemoryError:
+    pass
+micropython.heap_unlock()
+print(json.dumps([failed, got, u.unwrap(t) - start, u.unwrap((t - 300) & MAX) - start]))
+'''
+
+
+def test_the_unwrapper_keeps_going_and_measures_without_allocating_on_32_bits():
+    require_node()
+    failed, got, last, older = json.loads(run_micropython(UNWRAPPER).strip().splitlines()[-1])
+    assert not failed
+    exact = [min(5000 + 700001 * (i + 1), 1 << 27) for i in range(2000)]
+    assert got == exact
+    assert last == 2000 * 700001 and older == last - 300  # an older stamp: smaller, unwrapped
+
+
+def test_the_unwrapper_matches_plain_arithmetic():
+    """Against a plain count (CPython ints): unwrap for steps up to 2**29 ticks and late
+    stamps, since() for every kind of distance and limit, from any start."""
+    rng = random.Random(19)
+    for _ in range(3000):
+        start = rng.choice([0, 5, (1 << 29) - 1, 1 << 30, rng.randrange(1 << 31),
+                            rng.randrange(1 << 45)])
+        u = TickUnwrapper(start)
+        t = rng.randrange(1 << 30)
+        assert u.unwrap(t) == start
+        mono = start
+        for _ in range(6):
+            d = rng.choice([1, rng.randrange(1, 1000), rng.randrange(1, 1 << 29), (1 << 29) - 1])
+            t = (t + d) & TICKS_MAX
+            mono += d
+            assert u.unwrap(t) == mono
+            late = rng.randrange(1000)
+            assert u.unwrap((t - late) & TICKS_MAX) == mono - late
+            limit = rng.choice([1, 1000, 1 << 27, (1 << 29) - 1])
+            for gap in (0, limit, -limit, limit + 1, -limit - 1, (1 << 29) - limit,
+                        (1 << 29) + limit, rng.randrange(-(1 << 31), 1 << 31),
+                        rng.randrange(-(1 << 28), 1 << 28)):
+                expect = max(-limit, min(limit, gap))
+                assert u.since(mono - gap, limit) == expect
+                assert u.since(mono - gap, limit) == expect  # (its halves kept)

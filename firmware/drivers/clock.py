@@ -34,10 +34,13 @@ def ticks_diff(end, start):
 
 
 def ticks_add(t, delta):
-    """MicroPython's time.ticks_add (same OverflowError for too large a delta)."""
+    """MicroPython's time.ticks_add (same OverflowError for too large a delta); small
+    ints only for a tick value t (t + delta may pass 2**30, the steps below do not)."""
     if not -TICKS_HALF < delta < TICKS_HALF:
         raise OverflowError("ticks interval overflow")
-    return (t + delta) & TICKS_MAX
+    if delta < 0:
+        return (t + delta) & TICKS_MAX
+    return ((t - TICKS_HALF) + (delta - TICKS_HALF)) & TICKS_MAX
 
 
 class Clock:
