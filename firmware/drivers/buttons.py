@@ -90,7 +90,13 @@ _IDLE = ((), ())  # what an idle poll returns: no events, no call edges
 
 
 def _diff(end, start):
-    return ((end - start + _HALF) & _MASK) - _HALF
+    # (end - start + _HALF) would pass 2**30, a long int on a 32-bit board, for half
+    # of all pairs of stamps: an idle poll would allocate. Every step here stays small.
+    d = (end - start) & _MASK
+    if d >= _HALF:
+        d -= _HALF
+        d -= _HALF
+    return d
 
 
 class EdgeRing:

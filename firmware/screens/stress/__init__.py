@@ -45,7 +45,7 @@ import sys
 
 from core import cards
 from core.errors import IllegalAction
-from core.stress.arbiter import KEEP, TICKS_MAX, EdgeFilter
+from core.stress.arbiter import KEEP, EdgeFilter
 from firmware.drivers import buttons as b
 from firmware import ui
 from firmware.drivers.clock import TickUnwrapper
@@ -100,7 +100,8 @@ class StressScreen(Screen):
         self.choice = 0
         self.view = -1
         self.count_kind = -1  # no countdown
-        self.count_end = 0  # the unwrapped time when it reaches 0
+        self.count_end = 0  # the unwrapped time when it reaches 0 (for the edges' T)
+        self.count_tick = 0  # the same in ticks_us (for the turns: small ints)
         # call-button edges of this loop turn, flat: unwrapped t, player, down (1 or 0),
         # in stamp order; emptied in place, so an edge allocates nothing that lives on
         self.edges = [0] * 24  # room for 8 edges, made once
@@ -119,7 +120,7 @@ class StressScreen(Screen):
         # from this screen) is unknown, and a release just before must not make the
         # next press bounce.
         self.ticks = TickUnwrapper(g.last_t + g.options["debounce_us"] + _RESTART_GAP_US)
-        self.ticks.unwrap(self.clock.ticks_us())
+        self.ticks.feed(self.clock.ticks_us())
         levels = getattr(app.hw.buttons, "_call_level", None)
         self.level = [0] * g.players
         for p in range(g.players):
@@ -318,7 +319,9 @@ class StressScreen(Screen):
 
     def _countdown(self, kind):
         self.count_kind = kind
-        self.count_end = self.ticks.unwrap(self.clock.ticks_us()) + _COUNT_US
+        now = self.clock.ticks_us()
+        self.count_end = self.ticks.unwrap(now) + _COUNT_US
+        self.count_tick = self.clock.ticks_add(now, _COUNT_US)
         self.count_seen = False
         self.count_shown = -1
         self._sync_view()
@@ -348,8 +351,14 @@ class StressScreen(Screen):
 
     def background(self, now_ms):
         """Every loop turn, also while the centre picker is on top: the edges of the
-        turn go into the game, then the countdown moves on."""
-        now = self.ticks.unwrap(self.clock.ticks_us())  # fed often: it never misses a wrap
+        turn go into the game, then the countdown moves on.
+
+        A turn without edges computes with small ints only: the time since the game's
+        last @T (TickUnwrapper.since) and the countdown in ticks, never an @T itself,
+        which is a long int on a 32-bit board after 18 minutes of match (each sum
+        with one allocates)."""
+        now = self.clock.ticks_us()
+        self.ticks.feed(now)  # fed often: it never misses a wrap
         edges = self.edges
         if edges:
             try:
@@ -360,12 +369,13 @@ class StressScreen(Screen):
                     self._edge(edges[i + 1], edges[i + 2], t)
             finally:
                 del edges[:]
-        self._take_held(now)
+        if self._holding():  # an opening the filter holds back (~20 ms after an edge)
+            self._take_held(self.ticks.unwrap(now))
         self._write()
         app = self.app
         g = self.game
         if self.count_kind >= 0:
-            left = self.count_end - now
+            left = self.clock.ticks_diff(self.count_tick, now)
             if self.count_seen:
                 # A turn has seen the end, so every edge stamped before it has been
                 # read and journalled by now: the flip.
@@ -381,11 +391,13 @@ class StressScreen(Screen):
                     self.count_shown = second
                     app.beep(880, 80)
                     app.redraw()
-        elif g.call_pending():
-            # (winner known, loser known) of the waiting call, read at now
-            d = now - g.last_t
-            d = 0 if d < 0 else (_KNOWN_LIMIT_US if d > _KNOWN_LIMIT_US else d)
-            t = (g.last_t + d) & TICKS_MAX
+        elif g.call_pending() and not (self.known[0] and self.known[1]):
+            # (winner known, loser known) of the waiting call, read at now. Once both
+            # are known they stay so (later presses only add to the call; a new call
+            # starts again from KNOWN[0] in _edge), so a call waiting for the table's
+            # ruling asks the arbiter no more: its times count from the arm, long ints
+            # on a 32-bit board once a game has been armed for 18 minutes.
+            t = self._arbiter_now()
             known = KNOWN[(2 if g.arbiter.winner_known(t) else 0) +
                           (1 if g.arbiter.loser_known(t) else 0)]
             if known != self.known:
@@ -421,12 +433,9 @@ class StressScreen(Screen):
         known = self.known
         if g.call_pending() and not (known[0] and known[1]):
             if now < 0:
-                now = self.ticks.unwrap(self.clock.ticks_us())
-            # as background() reads it: the arbiter's time at now
-            d = now - g.last_t
-            d = 0 if d < 0 else (_KNOWN_LIMIT_US if d > _KNOWN_LIMIT_US else d)
+                self.ticks.feed(self.clock.ticks_us())
             a = g.arbiter
-            since = a.since_call_us((g.last_t + d) & TICKS_MAX)
+            since = a.since_call_us(self._arbiter_now())  # as background() reads it
             if since is not None:
                 # known once `since` is past the window (winner_known, loser_known)
                 o = g.options
@@ -435,6 +444,22 @@ class StressScreen(Screen):
         if wait < 0:
             return wait
         return (wait + 999) // 1000
+
+    def _arbiter_now(self):
+        """The arbiter's tick at the latest time fed: its latest stamp (the game's last
+        @T in ticks: Stress feeds it T & TICKS_MAX, a checkpoint is refused otherwise)
+        moved on by the time since, 0 to _KNOWN_LIMIT_US (as far as it reads ahead).
+        Small ints only (an idle turn asks it)."""
+        g = self.game
+        d = self.ticks.since(g.last_t, _KNOWN_LIMIT_US)
+        return self.clock.ticks_add(g.arbiter._now, d if d > 0 else 0)
+
+    def _holding(self):
+        """The edge filter holds an opening back (core.stress.arbiter.EdgeFilter)."""
+        for h in self.filter._held:
+            if h is not None:
+                return True
+        return False
 
     def ready(self):
         # A call is drawn once its winner is known (the tie window, 0.5 ms by default,
@@ -531,7 +556,7 @@ class StressScreen(Screen):
             draw_end(fb, g, names)
             return
         if view == COUNT:
-            left = self.count_end - self.ticks.unwrap(self.clock.ticks_us())
+            left = self.clock.ticks_diff(self.count_tick, self.clock.ticks_us())
             if self.count_seen:
                 left = 0
             ui.bar(fb, ("Flip in", "Re-deal: flip in", "Stall: flip in")[self.count_kind])
