@@ -134,7 +134,6 @@ import errno
 import sys
 from array import array
 
-from core.games import game_class
 from firmware.modules import forget_module
 from firmware.journal.record import (ACTION, BAD, BAD_SKIP, CHUNK, CK_END, CK_LINE,  # noqa: F401
                              COMMENT, FILLER, GROUP, HEAD_END, LINE_MAX, SEAL_LEN, VOID,
@@ -197,7 +196,11 @@ CALLS_KEPT = 32  # Stress: the calls kept in the heap (the counts keep them all)
 
 
 def make_game(name, players, options=None):
+    # the games' table is the menus' (core.games): a game in play does not keep it
+    had = "core.games" in sys.modules
+    from core.games import game_class
     cls = game_class(name)
+    _let_go("core.games", had)
     if getattr(cls, "CALLS_KEPT", 0) is None:
         cls.CALLS_KEPT = CALLS_KEPT
     return cls(players, options)

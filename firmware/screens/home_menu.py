@@ -77,12 +77,13 @@ def rows(home):
 
 
 def _under_game(app):
-    """A game screen goes over home: its rows and this module go (MicroPython), the
-    cursor stays (home.keys, home.menu)."""
+    """A game screen goes over home: its rows, this module and the games' table it
+    reads go (MicroPython), the cursor stays (home.keys, home.menu)."""
     app.screens[0].entries = None
     if sys.implementation.name == "micropython":
         from firmware.modules import forget_module
         forget_module(NAME)
+        forget_module("core.games")
 
 
 def _resume(home):
