@@ -129,7 +129,8 @@ def test_stress_calls_and_median_margins(tmp_path):
 def test_median_from_the_histogram_is_fair():
     import random
     rnd = random.Random(5)
-    m = ar.Margins()
+    from firmware.archive.summary import Margins
+    m = Margins()
     xs = [int(rnd.lognormvariate(8, 1.2)) for _ in range(2001)]
     for x in xs:
         m.add(x)

@@ -36,7 +36,7 @@ def resume_label(title):
 
 def new_game_question(title):
     """Asked before a new game starts over a saved one: the saved game is archived
-    (firmware.archive.store.before_new), never lost; the new game starts only when it is."""
+    (firmware.archive.keep.before_new), never lost; the new game starts only when it is."""
     return "Start a new game? The saved %s game goes to History." % title
 
 
@@ -113,7 +113,7 @@ def _open(app, module, cls):
 
 
 def _before_new(app):
-    """firmware.archive.store.before_new: the game in play goes to the archive. The archive is
+    """firmware.archive.keep.before_new: the game in play goes to the archive. The archive is
     not loaded when there is no game on flash. On MicroPython, once the game is archived
     every module loaded since start goes (app.forget_modules: the archive, the old
     game's rules, this menu's), so the new game's rules load (Session.new) into a heap
@@ -122,7 +122,7 @@ def _before_new(app):
     if not app.hw.storage.exists(JOURNAL):
         return True, None  # nothing to keep (what before_new answers then)
     before = set(sys.modules)
-    from firmware.archive.store import before_new
+    from firmware.archive.keep import before_new
     answer = before_new(app)
     before_new = None
     if answer[0]:

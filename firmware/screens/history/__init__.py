@@ -81,13 +81,17 @@ class HistoryScreen(Screen):
         self.said = said
 
     def _rare(self, what, seq=0):
-        """firmware.archive.store.for_history(app, what, seq), the module let go after (with
-        what it loaded: the replay's rules) on a board."""
-        from firmware.archive import store as archive
+        """firmware.archive.store.for_history(app, what, seq), or for "keep"
+        firmware.archive.keep's (the replay, then the store: never both in the heap), the
+        modules let go after (with what they loaded: the replay's rules) on a board."""
         try:
+            if what == "keep":
+                from firmware.archive.keep import for_history
+                return for_history(self.app)
+            from firmware.archive import store as archive
             return archive.for_history(self.app, what, seq)
         finally:
-            archive = None
+            archive = for_history = None
             _trim(self.app)
 
     def count(self):
