@@ -141,13 +141,26 @@ class CardPickerScreen(Screen):
             return
         else:
             return
-        self.app.redraw()
+        self.app.redraw(True)  # a step: update()
 
     def draw(self, fb):
         ui.bar(fb, self.title)
+        rx = RX_SIDE if self.side else RX
+        ui.text(fb, "^", rx - 12, CY + 1)
+        ui.text(fb, "v", rx - 12, CY + 8)
+        if self.side:
+            for i, line in enumerate(self.side):
+                ui.right(fb, line, 9 + ui.LINE * i, 1, 1)
+        self.update(fb)
+
+    def update(self, fb):
+        """A step: the card, the preview and the bottom line cleared and drawn again,
+        and a side line that meets them (the title and the arrows stay)."""
         # The card in 34 columns: the rank's field rx .. rx + 15, the pip's rx + 18 ..
         # rx + 33 (two blank columns between: a 1 and a pip never touch).
         rx = RX_SIDE if self.side else RX
+        fb.fill_rect(rx - 2, CY, 36, 16, 0)
+        fb.fill_rect(0, PREVIEW_Y, ui.W, ui.H - PREVIEW_Y, 0)
         rank = self.rank
         if rank == 10:  # "10" in 16 columns: the digit 1's ink is its columns 2-6
             ui.big(fb, "1", rx - 2, CY)
@@ -158,13 +171,13 @@ class CardPickerScreen(Screen):
         n = size * size // 8
         fb.blit(framebuf.FrameBuffer(bytearray(pips[n * self.suit:n * self.suit + n]), size, size,
                                      framebuf.MONO_VLSB), rx + 18, CY, 0)
-        ui.text(fb, "^", rx - 12, CY + 1)
-        ui.text(fb, "v", rx - 12, CY + 8)
         if self.preview is not None:
             text = self.preview(self.card)[:ui.COLS]
             x = rx + 18 - len(text) * 3  # centred under the card
             ui.text(fb, text, min(max(x, 0), ui.W + 1 - len(text) * ui.CHAR), PREVIEW_Y)
-        if self.side:
-            for i, line in enumerate(self.side):
-                ui.right(fb, line, 9 + ui.LINE * i, 1, 1)
         ui.center(fb, self.note or HELP, 56)
+        for i, line in enumerate(self.side or ()):
+            y = 9 + ui.LINE * i
+            if y > PREVIEW_Y - ui.LINE or y > CY - ui.LINE and ui.W - len(line) * ui.CHAR < rx + 34:
+                ui.right(fb, line, y, 1, 1)
+        return True

@@ -83,7 +83,7 @@ class CountsScreen(Screen):
         else:
             Screen.on_button(self, kind, button)  # BACK back, long BACK home
             return
-        self.app.redraw()
+        self.app.redraw(True)  # a counter or the cursor: update()
 
     def save(self, sure, chain=True):
         """Write the counters (sure: asked, or a live round), then the next player's
@@ -126,18 +126,23 @@ class CountsScreen(Screen):
     def draw(self, fb):
         ui.bar(fb, "%s counts" % v.name(self.app, self.p))
         for pos in range(FIELDS):
-            i = ORDER[pos]
+            ui.text(fb, ("Pairs", "Runs", "Untrn", "wild", "1col", "1col")[pos],
+                    0 if pos < 3 else 60, 10 + 9 * (pos if pos < 3 else 5 - pos))
+        self.update(fb)
+        ui.center(fb, self.said, 56)
+
+    def update(self, fb):
+        """The six counts (each in its own 16 x 9 box, lit on the cursor) and the points
+        drawn anew; the title, the labels and the bottom line stay."""
+        for pos in range(FIELDS):
             x = 0 if pos < 3 else 60
             y = 10 + 9 * (pos if pos < 3 else 5 - pos)
-            ui.text(fb, ("Pairs", "Runs", "Untrn", "wild", "1col", "1col")[pos], x, y)
-            text = "%d" % self.counts[i]
-            if pos == self.pos:
-                fb.fill_rect(x + 34, y - 1, 16, 9, 1)
-                ui.text(fb, text, x + 36, y, 0)
-            else:
-                ui.text(fb, text, x + 36, y)
+            on = 1 if pos == self.pos else 0
+            fb.fill_rect(x + 34, y - 1, 16, 9, on)
+            ui.text(fb, "%d" % self.counts[ORDER[pos]], x + 36, y, 1 - on)
+        fb.fill_rect(0, 38, ui.W, 16, 0)
         ui.big_center(fb, v.signed(points(self.counts)), 38, 2)
-        ui.center(fb, self.said, 56)
+        return True
 
 
 def words(counts, most=29):
