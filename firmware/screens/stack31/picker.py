@@ -64,7 +64,12 @@ class CardPickerScreen(Screen):
             self.rank, self.suit = cards.rank(start), cards.suit(start)
         self.rank, self.suit = self.nearest(self.rank, self.suit)
         from firmware.drivers.pips import PIPS, SIZE
-        self._pip = (PIPS, SIZE)
+        # the four pips as one strip, SIZE wide (pip s at y = SIZE * s), and the cell a
+        # pip is cut into before it is blitted: nothing allocated per frame
+        self._pip = (framebuf.FrameBuffer(bytearray(PIPS), SIZE, 4 * SIZE, framebuf.MONO_VLSB),
+                     framebuf.FrameBuffer(bytearray(SIZE * SIZE // 8), SIZE, SIZE,
+                                          framebuf.MONO_VLSB), SIZE)
+        self.shown = None  # the bottom line drawn last
 
     @property
     def card(self):
@@ -151,31 +156,36 @@ class CardPickerScreen(Screen):
         if self.side:
             for i, line in enumerate(self.side):
                 ui.right(fb, line, 9 + ui.LINE * i, 1, 1)
+        self.shown = None
         self.update(fb)
 
     def update(self, fb):
-        """A step: the card, the preview and the bottom line cleared and drawn again,
-        and a side line that meets them (the title and the arrows stay)."""
+        """A step: the card and the preview cleared and drawn again, the bottom line
+        when it changed, and a side line that meets them (the title and the arrows
+        stay)."""
         # The card in 34 columns: the rank's field rx .. rx + 15, the pip's rx + 18 ..
         # rx + 33 (two blank columns between: a 1 and a pip never touch).
         rx = RX_SIDE if self.side else RX
         fb.fill_rect(rx - 2, CY, 36, 16, 0)
-        fb.fill_rect(0, PREVIEW_Y, ui.W, ui.H - PREVIEW_Y, 0)
+        fb.fill_rect(0, PREVIEW_Y, ui.W, ui.LINE, 0)
         rank = self.rank
         if rank == 10:  # "10" in 16 columns: the digit 1's ink is its columns 2-6
             ui.big(fb, "1", rx - 2, CY)
             ui.big(fb, "0", rx + 6, CY)
         else:
             ui.big(fb, cards.RANK_NAMES[rank - 1], rx + 3, CY)
-        pips, size = self._pip
-        n = size * size // 8
-        fb.blit(framebuf.FrameBuffer(bytearray(pips[n * self.suit:n * self.suit + n]), size, size,
-                                     framebuf.MONO_VLSB), rx + 18, CY, 0)
+        strip, cell, size = self._pip
+        cell.blit(strip, 0, -size * self.suit)
+        fb.blit(cell, rx + 18, CY, 0)
         if self.preview is not None:
             text = self.preview(self.card)[:ui.COLS]
             x = rx + 18 - len(text) * 3  # centred under the card
             ui.text(fb, text, min(max(x, 0), ui.W + 1 - len(text) * ui.CHAR), PREVIEW_Y)
-        ui.center(fb, self.note or HELP, 56)
+        note = self.note or HELP
+        if note != self.shown:
+            fb.fill_rect(0, 56, ui.W, ui.LINE, 0)
+            ui.center(fb, note, 56)
+            self.shown = note
         for i, line in enumerate(self.side or ()):
             y = 9 + ui.LINE * i
             if y > PREVIEW_Y - ui.LINE or y > CY - ui.LINE and ui.W - len(line) * ui.CHAR < rx + 34:
