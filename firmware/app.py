@@ -263,7 +263,8 @@ class App:
         stay (History lets the rest go when it opens)."""
         if self._resident is None or sys.implementation.name != "micropython":
             return
-        self._toast = self._toast_of = self._drawn = None  # a closed screen must not stay alive through them
+        # a closed screen must not stay alive through them
+        self._toast = self._toast_of = self._drawn = None
         keep = self._resident
         game = self._game_modules
         for name in list(sys.modules):
@@ -419,10 +420,10 @@ class App:
             gc.collect()
 
     def render(self):
-        """The top screen and its message to the panel. Drawn whole, or by the screen's
-        update() (redraw(part=True)) when the framebuffer holds its last frame with no
-        message, or with one in the same box (a box is opaque: drawn again over the
-        update, it hides what is under it as before)."""
+        """The top screen and its message to the panel: drawn whole, or after
+        redraw(True) by the screen's update() over its last frame, when that frame had
+        no message or one in the same box (a box is opaque: drawn again over the update,
+        it covers all it covered before; a box that moves or goes leaves a whole draw)."""
         fb = self.fb
         screen = self.screen
         place = None

@@ -11,6 +11,8 @@ columns of each 8-pixel page, 7 bytes a window and 1 a page): the rank sits in a
 fixed 16-column field (a ten's 1 and 0 one pixel apart), the pip in 16 columns two
 pixels to its right, the whole card in 34 columns of pages 3-4. A step sends at
 most that window (a preview that changes too costs its own window on pages 5-6).
+A step is drawn in part (update: the card, its preview, the bottom line when it
+changed), over the last frame.
 
 With `possible` (card -> bool) the picker never stands on a card that cannot be
 taken: it opens on `start` or the possible card nearest to it, UP/DOWN go to the next
@@ -188,6 +190,7 @@ class CardPickerScreen(Screen):
             self.shown = note
         for i, line in enumerate(self.side or ()):
             y = 9 + ui.LINE * i
-            if y > PREVIEW_Y - ui.LINE or y > CY - ui.LINE and ui.W - len(line) * ui.CHAR < rx + 34:
+            if y > PREVIEW_Y - ui.LINE or \
+                    y > CY - ui.LINE and ui.W - len(line) * ui.CHAR < rx + 34:
                 ui.right(fb, line, y, 1, 1)
         return True
