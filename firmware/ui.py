@@ -247,7 +247,7 @@ class Menu:
     come as a new list, never changed in place)."""
 
     LABEL_COLS = COLS - 1  # 20: after the marker's column
-    drawn = ()  # the labels the last draw or update showed
+    drawn = None  # the labels the last draw or update showed (None: none yet)
 
     def __init__(self, items, index=0):
         self.items = items  # labels (str)
@@ -266,15 +266,8 @@ class Menu:
             self.top = self.index
         elif self.index >= self.top + rows:
             self.top = self.index - rows + 1
-        for row in range(rows):
-            i = self.top + row
-            if i >= len(self.items):
-                break
-            yy = y + row * LINE
-            if i == self.index:
-                marker(fb, 0, yy)
-            text(fb, self.items[i][:self.LABEL_COLS], CHAR, yy, 1)
-        self.drawn = self.items
+        self.drawn = None  # every row
+        self.update(fb, y, rows)
         if len(self.items) > rows:  # a scroll mark on the right edge
             span = rows * LINE
             h = max(3, span * rows // len(self.items))
@@ -289,17 +282,18 @@ class Menu:
         items = self.items
         was = self.drawn
         top = self.top
-        if not items or len(was) != len(items) or not top <= self.index < top + rows:
+        if was is not None and (not items or len(was) != len(items) or
+                                not top <= self.index < top + rows):
             return False
         fb.fill_rect(0, y, CHAR, rows * LINE, 0)
-        marker(fb, 0, y + (self.index - top) * LINE)
-        if was is not items:
-            for i in range(top, min(top + rows, len(items))):
-                if was[i] != items[i]:
-                    yy = y + (i - top) * LINE
-                    fb.fill_rect(CHAR, yy, W - 1 - CHAR, LINE, 0)
-                    text(fb, items[i][:self.LABEL_COLS], CHAR, yy, 1)
-            self.drawn = items
+        if self.index < len(items):
+            marker(fb, 0, y + (self.index - top) * LINE)
+        for i in range(top, min(top + rows, len(items))):
+            if was is None or was[i] != items[i]:
+                yy = y + (i - top) * LINE
+                fb.fill_rect(CHAR, yy, W - 1 - CHAR, LINE, 0)
+                text(fb, items[i][:self.LABEL_COLS], CHAR, yy, 1)
+        self.drawn = items
         return True
 
 

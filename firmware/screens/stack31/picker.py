@@ -155,16 +155,12 @@ class CardPickerScreen(Screen):
         rx = RX_SIDE if self.side else RX
         ui.text(fb, "^", rx - 12, CY + 1)
         ui.text(fb, "v", rx - 12, CY + 8)
-        if self.side:
-            for i, line in enumerate(self.side):
-                ui.right(fb, line, 9 + ui.LINE * i, 1, 1)
-        self.shown = None
+        self.shown = None  # all of it: the side lines, the bottom line
         self.update(fb)
 
     def update(self, fb):
-        """A step: the card and the preview cleared and drawn again, the bottom line
-        when it changed, and a side line that meets them (the title and the arrows
-        stay)."""
+        """A step: the card and the preview cleared and drawn again, a side line that
+        meets them, the bottom line when it changed (the title and the arrows stay)."""
         # The card in 34 columns: the rank's field rx .. rx + 15, the pip's rx + 18 ..
         # rx + 33 (two blank columns between: a 1 and a pip never touch).
         rx = RX_SIDE if self.side else RX
@@ -183,14 +179,13 @@ class CardPickerScreen(Screen):
             text = self.preview(self.card)[:ui.COLS]
             x = rx + 18 - len(text) * 3  # centred under the card
             ui.text(fb, text, min(max(x, 0), ui.W + 1 - len(text) * ui.CHAR), PREVIEW_Y)
+        for i, line in enumerate(self.side or ()):
+            y = 9 + ui.LINE * i
+            if y > CY - ui.LINE or self.shown is None:  # one that meets the card's rows
+                ui.right(fb, line, y, 1, 1)
         note = self.note or HELP
         if note != self.shown:
             fb.fill_rect(0, 56, ui.W, ui.LINE, 0)
             ui.center(fb, note, 56)
             self.shown = note
-        for i, line in enumerate(self.side or ()):
-            y = 9 + ui.LINE * i
-            if y > PREVIEW_Y - ui.LINE or \
-                    y > CY - ui.LINE and ui.W - len(line) * ui.CHAR < rx + 34:
-                ui.right(fb, line, y, 1, 1)
         return True
