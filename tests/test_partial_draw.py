@@ -254,3 +254,26 @@ def test_a_message_that_moves_with_the_cursor(tmp_path, frames):
         places.add(sheet.toast_place())
     assert places == {"top", "bottom"} and dev.app.toast_text()
 
+
+
+def _bench_flows():
+    """tools/bench_device's sessions (menus, a Stack 31 game, two Stack the Deck rounds,
+    a Stress match): every frame of them is checked too."""
+    import importlib.util
+    import os
+    from importlib.machinery import SourceFileLoader
+    os.environ.setdefault("BENCH_NO_REEXEC", "1")
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "tools", "bench_device")
+    loader = SourceFileLoader("bench_device", path)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(module)
+    return module.FLOWS
+
+
+@pytest.mark.parametrize("name, flow", _bench_flows())
+def test_the_bench_sessions(tmp_path, frames, name, flow):
+    dev = new_device(tmp_path)
+    flow(dev)
+    dev.step(7000)
+    assert frames.whole + sum(frames.part.values()) >= 9  # each compared (the fixture)
