@@ -277,3 +277,125 @@ def test_the_bench_sessions(tmp_path, frames, name, flow):
     flow(dev)
     dev.step(7000)
     assert frames.whole + sum(frames.part.values()) >= 9  # each compared (the fixture)
+
+
+# On MicroPython (the unix port, its own framebuf): the same check in a session by
+# presses, each frame against the screen drawn whole into a scratch framebuffer.
+MP_SESSION = r"""
+import framebuf
+import machine
+import vclock
+from firmware import start
+from firmware import ui
+
+
+class Sink:
+    views = True
+
+    def write(self, data):
+        pass
+
+
+machine.attach_i2c(0x3C, Sink())
+board = start.board_module("pico")
+clock = vclock.VirtualClock()
+machine.set_time_source(clock.ticks_ms)
+app = start.build(machine, board, clock, FLASH)
+buf = bytearray(ui.W * ui.H // 8)
+scratch = framebuf.FrameBuffer(buf, ui.W, ui.H, framebuf.MONO_VLSB)
+seen = {}  # screen class -> [frames, drawn in part, differing]
+fills = [0]
+real_render = app.render
+real_fill = app.fb.fill
+
+
+def fill(c):
+    fills[0] += 1
+    real_fill(c)
+
+
+def render():
+    n = fills[0]
+    real_render()
+    screen = app.screen
+    scratch.fill(0)
+    screen.draw(scratch)
+    lines = app.toast_text()
+    place = screen.toast_place() if lines else None
+    if place:
+        h = len(lines) * 9 + 2
+        y = 0 if place == "top" else ui.H - h
+        scratch.fill_rect(0, y, ui.W, h, 0)
+        scratch.rect(0, y, ui.W, h, 1)
+        for i in range(len(lines)):
+            ui.center(scratch, lines[i], y + 2 + i * 9)
+    row = seen.setdefault(type(screen).__name__, [0, 0, 0])
+    row[0] += 1
+    row[1] += fills[0] == n
+    row[2] += bytes(app.fb.buffer) != bytes(buf)
+
+
+app.fb.fill = fill
+app.render = render
+app.start()
+NAMES = ("UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK")
+
+
+def steps(n):
+    for i in range(n):
+        app.step_safely()
+        clock.advance_ms(10)
+
+
+def press(*names):
+    for name in names:
+        pin = board.NAV_PINS[NAMES.index(name)]
+        machine.press(pin)
+        steps(8)
+        machine.release(pin)
+        steps(6)
+
+
+def to_row(label):
+    for i in range(12):
+        screen = app.screen
+        if screen.entries[screen.menu.index][0].startswith(label):
+            return
+        press("DOWN")
+
+
+steps(5)
+press(*("DOWN",) * 8)
+to_row("Settings")
+press("OK", "RIGHT", "LEFT", "DOWN", "DOWN", "RIGHT", "LEFT", *("DOWN",) * 9)
+app.toast("a message over the menu")
+press("DOWN", "UP", "DOWN")
+steps(300)
+press("BACK")
+to_row("Stack 31")
+press("OK", "RIGHT", "OK", *("OK",) * 6)  # three players, six draws
+press("UP", *("UP", "UP", "RIGHT", "RIGHT", "DOWN", "LEFT", "DOWN") * 3)
+press("BACK")
+app.home()
+steps(3)
+to_row("Stack the Deck")
+press("OK", "OK", "OK", "OK")  # yes, a new game; two players; the first counters
+press("RIGHT", "RIGHT", "DOWN", "DOWN", "RIGHT", "DOWN", "RIGHT", "RIGHT", "UP", "LEFT")
+for name in seen:
+    print("@@", name, " ".join(str(n) for n in seen[name]))
+"""
+
+
+def test_on_micropython(tmp_path):
+    from host_sim.unixport import find_binary, run_unix
+    if find_binary() is None:
+        pytest.skip("unix port not installed")
+    out = run_unix("FLASH = %r\n" % str(tmp_path) + MP_SESSION, heap_kb=1024)
+    seen = {}
+    for line in out.splitlines():
+        if line.startswith("@@ "):
+            name, frames, part, bad = line.split()[1:]
+            seen[name] = (int(frames), int(part), int(bad))
+    assert all(bad == 0 for _, _, bad in seen.values()), seen
+    for name in ("HomeScreen", "SettingsScreen", "CardPickerScreen", "CountsScreen"):
+        assert seen[name][1] >= 8, seen
