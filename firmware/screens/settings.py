@@ -1,9 +1,10 @@
 """Settings: players and names, brightness, dimming, sleep, buzzer, and house rules.
 
-LEFT/RIGHT change the selected value, OK opens the rows that lead further ("..."). Every
-change is saved at once (atomically, by firmware.settings), so a power cut never
-leaves half a settings file; a flash that is full or read-only says so ("flash full:
-not saved") and the change holds until the device is switched off.
+LEFT/RIGHT change the selected value (its row alone is drawn again), OK opens the rows
+that lead further ("..."). Every change is saved at once (atomically, by
+firmware.settings), so a power cut never leaves half a settings file; a flash that is
+full or read-only says so ("flash full: not saved") and the change holds until the
+device is switched off.
 
 Every row is a label and a value in words and units, the value never cut:
 "Dim after  30 s", "Debounce  20 ms", "Tie win  0.5 ms" (the long label where the

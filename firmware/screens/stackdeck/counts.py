@@ -9,7 +9,7 @@
 
 UP/DOWN go round the six counters: down the left column, then up the right one (UP
 on Pairs is the one-colour pairs beside it), LEFT/RIGHT change the selected one
-(held: they run). The wilds stand only in unturned stacks, two at most in each: while
+(held: they run; each step draws only the counts and the points: update). The wilds stand only in unturned stacks, two at most in each: while
 Untrn is 0 the cursor goes past "wild" (a press saved on the way round, and no wild
 that the save would refuse), it never goes above twice Untrn, and lowering Untrn
 lowers it with it. It opens on the player's round as entered so far: their counts,
