@@ -291,7 +291,8 @@ class Menu:
         for i in range(top, min(top + rows, len(items))):
             if was is None or was[i] != items[i]:
                 yy = y + (i - top) * LINE
-                fb.fill_rect(CHAR, yy, W - 1 - CHAR, LINE, 0)
+                if was is not None:  # (draw: on a cleared frame)
+                    fb.fill_rect(CHAR, yy, W - 1 - CHAR, LINE, 0)
                 text(fb, items[i][:self.LABEL_COLS], CHAR, yy, 1)
         self.drawn = items
         return True
