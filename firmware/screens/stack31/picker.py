@@ -159,8 +159,8 @@ class CardPickerScreen(Screen):
         self.update(fb)
 
     def update(self, fb):
-        """A step: the card and the preview cleared and drawn again, a side line that
-        meets them, the bottom line when it changed (the title and the arrows stay)."""
+        """A step: the card and the preview cleared and drawn again, the bottom line
+        when it changed, a side line that meets them (the title and the arrows stay)."""
         # The card in 34 columns: the rank's field rx .. rx + 15, the pip's rx + 18 ..
         # rx + 33 (two blank columns between: a 1 and a pip never touch).
         rx = RX_SIDE if self.side else RX
@@ -179,13 +179,14 @@ class CardPickerScreen(Screen):
             text = self.preview(self.card)[:ui.COLS]
             x = rx + 18 - len(text) * 3  # centred under the card
             ui.text(fb, text, min(max(x, 0), ui.W + 1 - len(text) * ui.CHAR), PREVIEW_Y)
-        for i, line in enumerate(self.side or ()):
-            y = 9 + ui.LINE * i
-            if y > CY - ui.LINE or self.shown is None:  # one that meets the card's rows
-                ui.right(fb, line, y, 1, 1)
         note = self.note or HELP
+        whole = self.shown is None
         if note != self.shown:
             fb.fill_rect(0, 56, ui.W, ui.LINE, 0)
             ui.center(fb, note, 56)
             self.shown = note
+        for i, line in enumerate(self.side or ()):
+            y = 9 + ui.LINE * i
+            if whole or y > CY - ui.LINE:  # all, or those that meet what was cleared
+                ui.right(fb, line, y, 1, 1)
         return True

@@ -9,12 +9,13 @@
 
 UP/DOWN go round the six counters: down the left column, then up the right one (UP
 on Pairs is the one-colour pairs beside it), LEFT/RIGHT change the selected one
-(held: they run; each step draws only the counts and the points: update). The wilds stand only in unturned stacks, two at most in each: while
-Untrn is 0 the cursor goes past "wild" (a press saved on the way round, and no wild
-that the save would refuse), it never goes above twice Untrn, and lowering Untrn
-lowers it with it. It opens on the player's round as entered so far: their counts,
-and what the checker found in the stacks entered card by card (those set the lowest
-a counter can go: they stay as entered).
+(held: they run; a step draws only the counts and the points: update). The wilds
+stand only in unturned stacks, two at most in each: while Untrn is 0 the cursor goes
+past "wild" (a press saved on the way round, and no wild that the save would
+refuse), it never goes above twice Untrn, and lowering Untrn lowers it with it. It
+opens on the player's round as entered so far: their counts, and what the checker
+found in the stacks entered card by card (those set the lowest a counter can go: they
+stay as entered).
 
 OK saves: a new counts line, or the player's counts lines replaced by one
 (Session.rewrite); an unchanged sheet (a zero round: nothing in front of the player)
