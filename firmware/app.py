@@ -49,6 +49,8 @@ class App:
         self.session = None
         self.report = None  # what the journal or settings said on start, shown once
         self._dirty = True
+        self._drawn = None  # the screen whose frame the framebuffer holds (None: none)
+        self._box = 0  # where the message it holds was drawn (y * 256 + height; 0: none)
         self._toast = None  # the lines of the message showing, or None
         self._toast_of = None  # (the screen it belongs to, its toast_scope(), its end)
         self._held = None  # (session, screens) of an entry not yet written (submit)
@@ -109,8 +111,12 @@ class App:
         self.screen.enter()
         self.redraw()
 
-    def redraw(self):
+    def redraw(self, part=False):
+        """Draw the top screen again on this turn: whole, or (part) by its update()
+        when the framebuffer holds its last frame (Screen.update)."""
         self._dirty = True
+        if not part:
+            self._drawn = None
 
     def toast(self, text, ms=None):
         """A message for a moment (refusals, saves), on the screen now on top and only
@@ -257,7 +263,8 @@ class App:
         stay (History lets the rest go when it opens)."""
         if self._resident is None or sys.implementation.name != "micropython":
             return
-        self._toast = self._toast_of = None  # a closed screen must not stay alive through it
+        # a closed screen must not stay alive through them
+        self._toast = self._toast_of = self._drawn = None
         keep = self._resident
         game = self._game_modules
         for name in list(sys.modules):
@@ -413,9 +420,11 @@ class App:
             gc.collect()
 
     def render(self):
+        """The top screen and its message to the panel: drawn whole, or after
+        redraw(True) by the screen's update() over its last frame, when that frame had
+        no message or one in the same box (a box is opaque: drawn again over the update,
+        it covers all it covered before; a box that moves or goes leaves a whole draw)."""
         fb = self.fb
-        fb.fill(0)
-        self.screen.draw(fb)
         screen = self.screen
         place = None
         lines = self._toast
@@ -425,9 +434,17 @@ class App:
                 place = screen.toast_place()
             else:
                 self._toast = None  # its view is gone: so is the message
+        box = 0
         if place:
             h = len(lines) * 9 + 2
             y = 0 if place == "top" else ui.H - h
+            box = y * 256 + h
+        if screen is not self._drawn or self._box and self._box != box or not screen.update(fb):
+            fb.fill(0)
+            screen.draw(fb)
+        self._drawn = screen
+        self._box = box
+        if place:
             fb.fill_rect(0, y, ui.W, h, 0)
             fb.rect(0, y, ui.W, h, 1)
             for i, line in enumerate(lines):

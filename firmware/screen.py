@@ -2,6 +2,9 @@
 
 The app keeps a stack of screens; the top one gets the events and draws. A screen
 redraws only when it asks (`self.app.redraw()`), so an idle screen sends nothing.
+A press that changes one value may ask for `self.app.redraw(True)`: the screen's
+update() then draws the change over its last frame, instead of the app clearing the
+frame and drawing it whole.
 """
 
 from firmware.drivers import buttons as b
@@ -33,6 +36,12 @@ class Screen:
 
     def draw(self, fb):
         """Draw the whole screen into the cleared framebuffer."""
+
+    def update(self, fb):
+        """After redraw(True), the framebuffer holding this screen's last frame: draw
+        what changed over it (clear what may have changed and draw it again) and answer
+        True, leaving exactly what draw() would; False: it is drawn whole."""
+        return False
 
     def awake(self):
         """True while the screen must not dim or sleep (a countdown, an armed call)."""
@@ -68,7 +77,8 @@ def is_step(kind):
 
 
 class MenuScreen(Screen):
-    """A titled list; OK runs the selected item's action, BACK goes back."""
+    """A titled list; OK runs the selected item's action, BACK goes back. A cursor move
+    draws only the rows it changed (ui.Menu.update)."""
 
     title = ""
 
@@ -79,17 +89,18 @@ class MenuScreen(Screen):
         self.entries = entries or []  # (label, callable)
         self.menu = ui.Menu([e[0] for e in self.entries])
 
-    def set_entries(self, entries):
+    def set_entries(self, entries, part=False):
+        """New rows (part: the title stays, so only the rows that changed are drawn)."""
         self.entries = entries
         self.menu.items = [e[0] for e in entries]
         if self.menu.index >= len(entries):
             self.menu.index = 0
-        self.app.redraw()
+        self.app.redraw(part)
 
     def on_button(self, kind, button):
         if button in (b.UP, b.DOWN) and is_step(kind):
             self.menu.move(-1 if button == b.UP else 1)
-            self.app.redraw()
+            self.app.redraw(True)
         elif button == b.OK and kind == b.SHORT and self.entries:
             self.entries[self.menu.index][1]()
         else:
@@ -98,3 +109,8 @@ class MenuScreen(Screen):
     def draw(self, fb):
         ui.bar(fb, self.title)
         self.menu.draw(fb)
+
+    def update(self, fb):
+        # the title bar stays: a subclass that draws more than the bar and the list
+        # (what the cursor or the rows may change) answers False
+        return self.menu.update(fb)

@@ -242,9 +242,12 @@ def box(fb, x, y, w, h, lines):
 class Menu:
     """A scrolling list with one selected row, marked by an arrow at the left (a
     marker rather than an inverted row: moving the cursor changes a few columns, not
-    two whole rows, so it costs few bytes on the bus)."""
+    two whole rows, so it costs few bytes on the bus). update() draws only what a
+    press changed since draw(): the marker, the rows whose labels changed (new labels
+    come as a new list, never changed in place)."""
 
     LABEL_COLS = COLS - 1  # 20: after the marker's column
+    drawn = None  # the labels the last draw or update showed (None: none yet)
 
     def __init__(self, items, index=0):
         self.items = items  # labels (str)
@@ -263,19 +266,36 @@ class Menu:
             self.top = self.index
         elif self.index >= self.top + rows:
             self.top = self.index - rows + 1
-        for row in range(rows):
-            i = self.top + row
-            if i >= len(self.items):
-                break
-            yy = y + row * LINE
-            if i == self.index:
-                marker(fb, 0, yy)
-            text(fb, self.items[i][:self.LABEL_COLS], CHAR, yy, 1)
+        self.drawn = None  # every row
+        self.update(fb, y, rows)
         if len(self.items) > rows:  # a scroll mark on the right edge
             span = rows * LINE
             h = max(3, span * rows // len(self.items))
             pos = y + (span - h) * self.top // max(1, len(self.items) - rows)
             fb.vline(W - 1, pos, h, 1)
+
+    def update(self, fb, y=LINE, rows=ROWS - 1):
+        """Over the last draw (same y, rows): the marker, and each row whose label
+        changed, cleared and drawn again (the scroll mark, in the last column, stays).
+        False, nothing drawn, when the list must be drawn whole: it scrolls, or the
+        number of rows changed."""
+        items = self.items
+        was = self.drawn
+        top = self.top
+        if was is not None and (not items or len(was) != len(items) or
+                                not top <= self.index < top + rows):
+            return False
+        fb.fill_rect(0, y, CHAR, rows * LINE, 0)
+        if self.index < len(items):
+            marker(fb, 0, y + (self.index - top) * LINE)
+        for i in range(top, min(top + rows, len(items))):
+            if was is None or was[i] != items[i]:
+                yy = y + (i - top) * LINE
+                if was is not None:  # (draw: on a cleared frame)
+                    fb.fill_rect(CHAR, yy, W - 1 - CHAR, LINE, 0)
+                text(fb, items[i][:self.LABEL_COLS], CHAR, yy, 1)
+        self.drawn = items
+        return True
 
 
 def marker(fb, x, y, c=1):

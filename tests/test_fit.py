@@ -269,8 +269,12 @@ class Recorder:
         monkeypatch.setattr(ui, "bar", bar)
         monkeypatch.setattr(ui, "big", big)
         monkeypatch.setattr(ui.Menu, "draw", menu_draw)
+        # Every frame drawn whole: each state is checked as draw() shows it (a frame
+        # drawn in part is the same: tests/test_partial_draw.py)
+        from firmware.app import App
+        real_redraw = App.redraw
+        monkeypatch.setattr(App, "redraw", lambda app, part=False: real_redraw(app))
         if ink:
-            from firmware.app import App
             real_render = App.render
 
             def render(app):

@@ -1,9 +1,10 @@
 """Settings: players and names, brightness, dimming, sleep, buzzer, and house rules.
 
-LEFT/RIGHT change the selected value, OK opens the rows that lead further ("..."). Every
-change is saved at once (atomically, by firmware.settings), so a power cut never
-leaves half a settings file; a flash that is full or read-only says so ("flash full:
-not saved") and the change holds until the device is switched off.
+LEFT/RIGHT change the selected value (its row alone is drawn again), OK opens the rows
+that lead further ("..."). Every change is saved at once (atomically, by
+firmware.settings), so a power cut never leaves half a settings file; a flash that is
+full or read-only says so ("flash full: not saved") and the change holds until the
+device is switched off.
 
 Every row is a label and a value in words and units, the value never cut:
 "Dim after  30 s", "Debounce  20 ms", "Tie win  0.5 ms" (the long label where the
@@ -87,7 +88,7 @@ class SettingsScreen(MenuScreen):
             rows.append(("House rules...", None, self._rules))
         rows.append((row("Archive", "%d KB" % s.get("archive_kb")), self._archive, _nothing))
         self.changers = [r[1] for r in rows]
-        self.set_entries([(r[0], r[2]) for r in rows])
+        self.set_entries([(r[0], r[2]) for r in rows], True)  # a step: its row alone
 
     def on_button(self, kind, button):
         if button in (b.LEFT, b.RIGHT) and is_step(kind):
@@ -142,7 +143,7 @@ class NamesScreen(MenuScreen):
 
     def enter(self):
         s = self.app.settings
-        self.set_entries([("P%d  %s" % (p, s.name(p)), self._edit(p)) for p in range(1, 9)])
+        self.set_entries([("P%d  %s" % (p, s.name(p)), self._edit(p)) for p in range(1, 9)], True)
 
     def _edit(self, p):
         app = self.app
@@ -189,7 +190,7 @@ class RulesScreen(MenuScreen):
         options = game_options(self.app.settings, self.name)  # this game's rules only
         keys = [k for k in OFFERED.get(self.name, ()) if k in options]
         self.keys = keys
-        self.set_entries([(rule_row(k, options[k], width()), _nothing) for k in keys])
+        self.set_entries([(rule_row(k, options[k], width()), _nothing) for k in keys], True)
 
     def on_button(self, kind, button):
         if button in (b.LEFT, b.RIGHT) and is_step(kind) and self.keys:

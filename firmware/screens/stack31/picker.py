@@ -11,6 +11,8 @@ columns of each 8-pixel page, 7 bytes a window and 1 a page): the rank sits in a
 fixed 16-column field (a ten's 1 and 0 one pixel apart), the pip in 16 columns two
 pixels to its right, the whole card in 34 columns of pages 3-4. A step sends at
 most that window (a preview that changes too costs its own window on pages 5-6).
+A step is drawn in part (update: the card, its preview, the bottom line when it
+changed), over the last frame.
 
 With `possible` (card -> bool) the picker never stands on a card that cannot be
 taken: it opens on `start` or the possible card nearest to it, UP/DOWN go to the next
@@ -64,7 +66,12 @@ class CardPickerScreen(Screen):
             self.rank, self.suit = cards.rank(start), cards.suit(start)
         self.rank, self.suit = self.nearest(self.rank, self.suit)
         from firmware.drivers.pips import PIPS, SIZE
-        self._pip = (PIPS, SIZE)
+        # the four pips as one strip, SIZE wide (pip s at y = SIZE * s), and the cell a
+        # pip is cut into before it is blitted: nothing allocated per frame
+        self._pip = (framebuf.FrameBuffer(bytearray(PIPS), SIZE, 4 * SIZE, framebuf.MONO_VLSB),
+                     framebuf.FrameBuffer(bytearray(SIZE * SIZE // 8), SIZE, SIZE,
+                                          framebuf.MONO_VLSB), SIZE)
+        self.shown = None  # the bottom line drawn last
 
     @property
     def card(self):
@@ -141,30 +148,45 @@ class CardPickerScreen(Screen):
             return
         else:
             return
-        self.app.redraw()
+        self.app.redraw(True)  # a step: update()
 
     def draw(self, fb):
         ui.bar(fb, self.title)
+        rx = RX_SIDE if self.side else RX
+        ui.text(fb, "^", rx - 12, CY + 1)
+        ui.text(fb, "v", rx - 12, CY + 8)
+        self.shown = None  # all of it: the side lines, the bottom line
+        self.update(fb)
+
+    def update(self, fb):
+        """A step: the card and the preview cleared and drawn again, the bottom line
+        when it changed, a side line that meets them (the title and the arrows stay)."""
         # The card in 34 columns: the rank's field rx .. rx + 15, the pip's rx + 18 ..
         # rx + 33 (two blank columns between: a 1 and a pip never touch).
         rx = RX_SIDE if self.side else RX
+        fb.fill_rect(rx - 2, CY, 36, 16, 0)
+        fb.fill_rect(0, PREVIEW_Y, ui.W, ui.LINE, 0)
         rank = self.rank
         if rank == 10:  # "10" in 16 columns: the digit 1's ink is its columns 2-6
             ui.big(fb, "1", rx - 2, CY)
             ui.big(fb, "0", rx + 6, CY)
         else:
             ui.big(fb, cards.RANK_NAMES[rank - 1], rx + 3, CY)
-        pips, size = self._pip
-        n = size * size // 8
-        fb.blit(framebuf.FrameBuffer(bytearray(pips[n * self.suit:n * self.suit + n]), size, size,
-                                     framebuf.MONO_VLSB), rx + 18, CY, 0)
-        ui.text(fb, "^", rx - 12, CY + 1)
-        ui.text(fb, "v", rx - 12, CY + 8)
+        strip, cell, size = self._pip
+        cell.blit(strip, 0, -size * self.suit)
+        fb.blit(cell, rx + 18, CY, 0)
         if self.preview is not None:
             text = self.preview(self.card)[:ui.COLS]
             x = rx + 18 - len(text) * 3  # centred under the card
             ui.text(fb, text, min(max(x, 0), ui.W + 1 - len(text) * ui.CHAR), PREVIEW_Y)
-        if self.side:
-            for i, line in enumerate(self.side):
-                ui.right(fb, line, 9 + ui.LINE * i, 1, 1)
-        ui.center(fb, self.note or HELP, 56)
+        note = self.note or HELP
+        whole = self.shown is None
+        if note != self.shown:
+            fb.fill_rect(0, 56, ui.W, ui.LINE, 0)
+            ui.center(fb, note, 56)
+            self.shown = note
+        for i, line in enumerate(self.side or ()):
+            y = 9 + ui.LINE * i
+            if whole or y > CY - ui.LINE:  # all, or those that meet what was cleared
+                ui.right(fb, line, y, 1, 1)
+        return True

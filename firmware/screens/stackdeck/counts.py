@@ -9,12 +9,13 @@
 
 UP/DOWN go round the six counters: down the left column, then up the right one (UP
 on Pairs is the one-colour pairs beside it), LEFT/RIGHT change the selected one
-(held: they run). The wilds stand only in unturned stacks, two at most in each: while
-Untrn is 0 the cursor goes past "wild" (a press saved on the way round, and no wild
-that the save would refuse), it never goes above twice Untrn, and lowering Untrn
-lowers it with it. It opens on the player's round as entered so far: their counts,
-and what the checker found in the stacks entered card by card (those set the lowest
-a counter can go: they stay as entered).
+(held: they run; a step draws only the counts and the points: update). The wilds
+stand only in unturned stacks, two at most in each: while Untrn is 0 the cursor goes
+past "wild" (a press saved on the way round, and no wild that the save would
+refuse), it never goes above twice Untrn, and lowering Untrn lowers it with it. It
+opens on the player's round as entered so far: their counts, and what the checker
+found in the stacks entered card by card (those set the lowest a counter can go: they
+stay as entered).
 
 OK saves: a new counts line, or the player's counts lines replaced by one
 (Session.rewrite); an unchanged sheet (a zero round: nothing in front of the player)
@@ -83,7 +84,7 @@ class CountsScreen(Screen):
         else:
             Screen.on_button(self, kind, button)  # BACK back, long BACK home
             return
-        self.app.redraw()
+        self.app.redraw(True)  # a counter or the cursor: update()
 
     def save(self, sure, chain=True):
         """Write the counters (sure: asked, or a live round), then the next player's
@@ -126,18 +127,23 @@ class CountsScreen(Screen):
     def draw(self, fb):
         ui.bar(fb, "%s counts" % v.name(self.app, self.p))
         for pos in range(FIELDS):
-            i = ORDER[pos]
+            ui.text(fb, ("Pairs", "Runs", "Untrn", "wild", "1col", "1col")[pos],
+                    0 if pos < 3 else 60, 10 + 9 * (pos if pos < 3 else 5 - pos))
+        self.update(fb)
+        ui.center(fb, self.said, 56)
+
+    def update(self, fb):
+        """The six counts (each in its own 16 x 9 box, lit on the cursor) and the points
+        drawn anew; the title, the labels and the bottom line stay."""
+        for pos in range(FIELDS):
             x = 0 if pos < 3 else 60
             y = 10 + 9 * (pos if pos < 3 else 5 - pos)
-            ui.text(fb, ("Pairs", "Runs", "Untrn", "wild", "1col", "1col")[pos], x, y)
-            text = "%d" % self.counts[i]
-            if pos == self.pos:
-                fb.fill_rect(x + 34, y - 1, 16, 9, 1)
-                ui.text(fb, text, x + 36, y, 0)
-            else:
-                ui.text(fb, text, x + 36, y)
+            on = 1 if pos == self.pos else 0
+            fb.fill_rect(x + 34, y - 1, 16, 9, on)
+            ui.text(fb, "%d" % self.counts[ORDER[pos]], x + 36, y, 1 - on)
+        fb.fill_rect(0, 38, ui.W, 16, 0)
         ui.big_center(fb, v.signed(points(self.counts)), 38, 2)
-        ui.center(fb, self.said, 56)
+        return True
 
 
 def words(counts, most=29):
