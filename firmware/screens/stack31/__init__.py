@@ -137,7 +137,7 @@ class Stack31Screen(Screen):
             self._open_play(button == b.UP)
         elif button == b.OK and kind == b.SHORT:
             if self.game.over:
-                self._finish()
+                self.app.home()
             else:
                 self._take(ACTIONS[self.choice])
         elif button == b.BACK and kind == b.SHORT:
@@ -346,9 +346,6 @@ class Stack31Screen(Screen):
             if text.endswith(name):
                 self.app.toast(text[:-len(name)] + card_text(action[2]))
 
-    def _finish(self):
-        self.app.home()
-
     def _piles(self):
         """The picker's side lines, each pile's value ("<heart> 12"): the picker stands
         only on cards that can be taken, and the pile a card goes to is its suit's."""
@@ -379,14 +376,6 @@ class Stack31Screen(Screen):
             return None
         return "bottom"
 
-    def _draw_message(self, fb):
-        lines = self.app.toast_text()
-        if lines is None or len(lines) < 2 or self.game.players <= 3:
-            return
-        # (two lines are never an entry's words, which fit one: this message stays
-        # its time, as toast_scope keeps it)
-        ui.box(fb, 0, PILE_Y - 1, ui.W, HANDS_Y[0] - PILE_Y, lines)
-
     # Drawing -------------------------------------------------------------------
 
     def draw(self, fb):
@@ -412,7 +401,12 @@ class Stack31Screen(Screen):
         ui.text(fb, "<", 1, 56, 0)
         ui.text(fb, LABELS[self.choice], 2 * ui.CHAR, 56, 0)
         ui.text(fb, ">", ui.W - ui.CHAR - 1, 56, 0)
-        self._draw_message(fb)
+        # A two-line message over the piles (more than 3 players: toast_place). Two
+        # lines are never an entry's words, which fit one: this message stays its time,
+        # as toast_scope keeps it. (Inline: a helper is one more code object, ~100 B.)
+        lines = self.app.toast_text()
+        if lines is not None and len(lines) >= 2 and g.players > 3:
+            ui.box(fb, 0, PILE_Y - 1, ui.W, HANDS_Y[0] - PILE_Y, lines)
 
     def _draw_pile(self, fb, s, x, owners):
         """A pile in 32 columns: its pip at the left, the value in large digits
