@@ -31,10 +31,11 @@ _loader.exec_module(bh)
 
 HEAP_KB = 320
 GOAL_KB = 160
-# The house by concept (issue 21) cost every session 1.2 to 1.8 KB (longer names, the
-# drivers' package): the resumed Stress journal, at the goal before, is one 4 KB step over.
-RESUMED_OVER_KB = 4
-BARE_OVER_KB = 4  # a journal without checkpoints: over the goal (see its test)
+# Issue 19: the resumed Stress journal runs at the goal (the stand-in's pins no longer
+# charged to the firmware, the journal's undo stack 192 records), with or without its
+# checkpoints (the one without runs in 156 KB).
+RESUMED_OVER_KB = 0
+BARE_OVER_KB = 0  # a journal without checkpoints (see its test)
 ROM_MENUS_KB = 116 + 8  # with the code in ROM (--romfs) they run at 116 KB; 8 KB of margin
 
 pytestmark = pytest.mark.skipif(find_binary() is None, reason="unix port not installed")
@@ -88,10 +89,9 @@ def test_a_resumed_stress_journal_without_checkpoints_runs_in_the_goal_heap(tmp_
     firmware's, a transcript, the browser's Copy): the resume streams it and writes it
     anew with checkpoints (firmware/session/stream.py), then 12 calls are played live,
     with no gc.collect() added (tools/bench_heap's stress-bare: 2,000 lines, 1,000
-    calls). 4 KB over the goal in this version (it runs in 163 KB; 166 before the
-    stream gave the game's lists their room and let its modules go): the resume that
-    calls the stream (Session._resume) keeps firmware.session.replay in the heap
-    meanwhile."""
+    calls). In the goal heap since issue 19's heap work (it runs in 156 KB; 163 KB the
+    version before, 166 before the stream gave the game's lists their room and let its
+    modules go)."""
     folder = tmp_path / "flash-prep"
 
     def prepare(flash):
@@ -153,17 +153,16 @@ def test_the_menus_with_the_code_in_rom_run_in_a_smaller_heap(menus):
     assert ok, why
 
 
-# Stack the Deck is 4 KB over the goal in this version (issue 19 stays open): the
-# session runs in 162 KB (1 KB steps; tools/bench_heap's 4 KB steps say 164), its game
-# part alone in 161 KB. The house rules' Rules page no longer loads the game (it peaked
-# at 156 KB live, 133 KB now), so what is over is the game itself: tested at 164 KB.
-@pytest.mark.parametrize("name,margin_kb", [("stack31", 4), ("stress", 0), ("stackdeck", -4)])
+# Issue 19's heap work put each game one 4 KB step under where the last version ran:
+# Stack 31 at 152 KB, Stress at 156, Stack the Deck at the goal (its game part holds
+# 42 KB of rules and screens with the stack checker open). The headroom the issue asks
+# (136 KB) is not reached yet; these margins keep what was won.
+@pytest.mark.parametrize("name,margin_kb", [("stack31", 8), ("stress", 4), ("stackdeck", 0)])
 def test_each_game_runs_in_the_goal_heap(tmp_path, name, margin_kb):
     """Issue 11's figure for the games of tools/bench_device: each session runs with
     -X heapsize 160 KB plus the harness's data, with no gc.collect() added, less a
-    margin where the game has one today (Stack 31 runs at 156 KB, Stress at 160 KB:
-    tools/bench_heap), Stack the Deck at 164 KB (over the goal), so a regression fails
-    here first."""
+    margin where the game has one today (Stack 31 runs at 152 KB, Stress at 156 KB,
+    Stack the Deck at 160 KB), so a regression fails here first."""
     flow = dict(bh.bench_device_flows())[name]
     flash0, log, want, _ = bh.record(name, None, flow, str(tmp_path / name))
     roomy = bh.run_mp(flash0, log, HEAP_KB, True)
