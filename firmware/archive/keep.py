@@ -2,8 +2,9 @@
 on a game that is over), in two steps that never share a board's heap: its transcript
 summarised (firmware.archive.summary, the replay with the game's rules, and the
 journal's reader), those modules let go, then the row committed by the index writer
-(firmware.archive.store, with the index reader it builds on). Together they held about
-25 KB more than either step (the evening of tools/bench_heap needed its most there).
+(firmware.archive.store, with the index reader it builds on: about 14 KB on the unix
+port that the replay no longer has beside it; the evening of tools/bench_heap ran out
+of memory in the replay there).
 
     go, said = before_new(app)     the new-game screen (firmware.screens.home_menu)
     said = for_history(app)        History, on a game in play that is over
